@@ -1,0 +1,209 @@
+"""The ``grader`` command line. Every failure reaches the user as a message, never a traceback
+(unless ``--debug``), and exit codes follow :class:`grader.errors.ExitCode`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable, Sequence
+
+from grader.errors import ExitCode, GraderError
+from grader.spec.problems import SpecError
+
+Command = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {}
+
+
+def command(name: str, help: str, arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[[Command], Command]:
+    """Register a subcommand: its help line, its arguments and the function that runs it."""
+
+    def register(fn: Command) -> Command:
+        COMMANDS[name] = (help, arguments, fn)
+        return fn
+
+    return register
+
+
+def err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def load_spec_or_exit(path: str):
+    from grader.spec.loader import load_spec
+
+    return load_spec(path)
+
+
+def resolve_profile(args: argparse.Namespace, *, for_students: bool = False):
+    """Probe the sandbox layers; refuse untrusted code without isolation unless --unsafe."""
+    from grader.run.sandbox import probe
+
+    profile = probe()
+    if not profile.secure and not for_students and not getattr(args, "unsafe", False):
+        raise GraderError(
+            f"no sandbox for untrusted code on this machine ({profile.describe()})",
+            hint="install bubblewrap (apt-get install bubblewrap), or pass --unsafe to grade without isolation",
+            exit_code=ExitCode.NO_ISOLATION,
+        )
+    return profile
+
+
+# --------------------------------------------------------------------------- validate
+
+def _validate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="spec files to validate")
+
+
+@command("validate", "check specs against the schema and their references", _validate_args)
+def cmd_validate(args: argparse.Namespace) -> int:
+    from grader.spec.loader import load_spec
+
+    worst = ExitCode.OK
+    for path in args.specs:
+        try:
+            spec = load_spec(path)
+        except SpecError as exc:
+            for problem in exc.problems:
+                print(problem)
+            worst = ExitCode.SPEC_INVALID
+            continue
+        cases = spec.cases()
+        hidden = sum(1 for c in cases if c.visibility == "hidden")
+        detail = f"{len(spec.functions)} functions, {len(cases)} cases ({hidden} hidden)" if spec.kind == "functions" else "program"
+        print(f"{path}: ok ({spec.assignment}: {detail})")
+    return worst
+
+
+# --------------------------------------------------------------------------- grade
+
+def _grade_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("targets", nargs="+", metavar="TARGET", help="submission files, folders, or folders of submissions")
+    p.add_argument("--out", default="results", type=Path, help="output folder (default: results)")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="submissions graded in parallel (default: the number of cores)")
+    p.add_argument("--regrade", action="store_true", help="grade again even when the store holds a current result")
+    p.add_argument("--format", default="json,csv", help="report formats, comma separated (json, csv, gradescope, junit, markdown, html)")
+    p.add_argument("--id-column", default="id", help="name of the student id column in the LMS gradebook CSV")
+    p.add_argument("--unsafe", action="store_true", help="grade without a sandbox when none is available (trusted code only)")
+
+
+@command("grade", "grade submissions and write reports", _grade_args)
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader.batch import BatchOptions, run_batch
+    from grader.progress import Progress
+    from grader.reports import write_reports
+    from grader.submissions import discover
+
+    spec = load_spec_or_exit(args.spec)
+    profile = resolve_profile(args)
+    submissions = discover(args.targets, spec.submission_files)
+    if not submissions:
+        raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    err(f"grading {len(submissions)} submission(s) of {spec.assignment} with {max(1, args.jobs)} job(s); isolation: {profile.describe()}")
+    options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
+    with Progress(len(submissions)) as progress:
+        outcome = run_batch(spec, submissions, options, on_result=progress.advance)
+    written = write_reports(outcome.results, spec, args.out, formats, options={"id_column": args.id_column})
+    err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
+    return ExitCode.OK
+
+
+# --------------------------------------------------------------------------- check
+
+def _check_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("file", metavar="FILE", help="your submission")
+
+
+@command("check", "run the public cases on your own file", _check_args)
+def cmd_check(args: argparse.Namespace) -> int:
+    from grader.check import run_check
+
+    return run_check(args.spec, args.file)
+
+
+# --------------------------------------------------------------------------- bans
+
+def _bans_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("file", metavar="FILE")
+
+
+@command("bans", "list uses of banned functions in a file, without running it", _bans_args)
+def cmd_bans(args: argparse.Namespace) -> int:
+    from grader.static.bans import format_findings
+    from grader.static.banscan import findings_for
+    from grader.submissions import from_file
+
+    spec = load_spec_or_exit(args.spec)
+    sub = from_file(Path(args.file), spec.submission_files)
+    if sub.problems:
+        raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)
+    findings = findings_for(spec, sub.source(), args.file)
+    if not findings:
+        print(f"{args.file}: no banned functions found ({', '.join(spec.bans.names) or 'nothing is banned'})")
+        return ExitCode.OK
+    print(format_findings(findings, color=sys.stdout.isatty()))
+    return ExitCode.CHECK_FAILED
+
+
+# --------------------------------------------------------------------------- main
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="grader", description="Sandboxed autograder driven by YAML specs.")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, arguments, _) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show Python tracebacks for errors")
+        arguments(p)
+    return parser
+
+
+def _load_plugins() -> None:
+    # Commands that live with their feature register themselves on import.
+    for module in ("grader.tournament.cli", "grader.integrations.cli"):
+        try:
+            __import__(module)
+        except ModuleNotFoundError as exc:
+            # Only a missing feature module is tolerated, never a broken import inside one.
+            if not (exc.name and module.startswith(exc.name)):
+                raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _load_plugins()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return ExitCode.USAGE
+    _, _, run = COMMANDS[args.command]
+    try:
+        return int(run(args))
+    except SpecError as exc:
+        for problem in exc.problems:
+            err(str(problem))
+        return ExitCode.SPEC_INVALID
+    except GraderError as exc:
+        if args.debug:
+            traceback.print_exc()
+        err(f"grader: error: {exc}")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err("grader: interrupted; every submission finished so far is saved (rerun to continue)")
+        return ExitCode.INTERRUPTED
+    except Exception as exc:  # the last line of defence: a message, not a traceback
+        if args.debug:
+            traceback.print_exc()
+        else:
+            err(f"grader: internal error: {type(exc).__name__}: {exc}\n  (rerun with --debug for the traceback)")
+        return ExitCode.GRADER_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

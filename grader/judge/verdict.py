@@ -1,0 +1,170 @@
+"""Frozen verdicts: the one shape every grading path produces and every report consumes.
+
+Scores are computed in the judge and stored here; writers only read them, so no two
+reports can ever disagree about a grade.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Status = Literal["passed", "failed", "error", "timeout", "banned", "crashed"]
+STATUSES: tuple[str, ...] = ("passed", "failed", "error", "timeout", "banned", "crashed")
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """The verdict on one case (or one criterion of a program assignment).
+
+    ``expected``/``actual``/``args`` are only filled for public cases: hidden ones are
+    reported by status alone so a report can never leak them.
+    """
+
+    name: str
+    function: str
+    visibility: Literal["public", "hidden"]
+    status: Status
+    score: float
+    max_score: float
+    time_s: float = 0.0
+    message: str = ""
+    args: Any = None
+    expected: Any = None
+    actual: Any = None
+    stdout: str = ""
+    staff: dict[str, Any] = field(default_factory=dict)  # tracebacks etc., never shown to students
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def to_json(self, *, include_staff: bool = True) -> dict[str, Any]:
+        data = asdict(self)
+        if self.visibility == "hidden":
+            for key in ("args", "expected", "actual"):
+                data.pop(key)
+        if not include_staff:
+            data.pop("staff")
+        return data
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A banned-function finding, static or runtime, attached to the functions it affects."""
+
+    rule: str
+    banned: str
+    layer: Literal["static", "runtime"]
+    line: int | None
+    col: int | None = None
+    source_line: str = ""
+    functions: tuple[str, ...] = ()
+    case: str | None = None
+    evasion: bool = False
+    counts: bool = True  # False when the policy only flags it
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["functions"] = list(self.functions)
+        return data
+
+
+@dataclass(frozen=True)
+class FunctionResult:
+    name: str
+    score: float
+    max_score: float
+    extra_credit: bool = False
+    violations: tuple[Violation, ...] = ()
+    found_as: str | None = None  # the name the student used (an alias), None when missing
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "extra_credit": self.extra_credit,
+            "found_as": self.found_as,
+            "violations": [v.to_json() for v in self.violations],
+        }
+
+
+@dataclass(frozen=True)
+class SubmissionError:
+    """A problem of the whole submission: missing file, syntax error, import crash, missing function."""
+
+    kind: str
+    message: str
+    line: int | None = None
+    function: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    submission: str
+    assignment: str
+    score: float
+    max_score: float
+    functions: dict[str, FunctionResult]
+    tests: tuple[TestResult, ...]
+    errors: tuple[SubmissionError, ...] = ()
+    isolation: str = ""
+    duration_s: float = 0.0
+    spec_digest: str = ""
+    submission_digest: str = ""
+    stdout: str = ""  # what the submission printed at import time
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. style or speed breakdowns of programs
+
+    def to_json(self, *, include_staff: bool = True) -> dict[str, Any]:
+        return {
+            "submission": self.submission,
+            "assignment": self.assignment,
+            "score": self.score,
+            "max_score": self.max_score,
+            "functions": {name: fn.to_json() for name, fn in self.functions.items()},
+            "tests": [t.to_json(include_staff=include_staff) for t in self.tests],
+            "errors": [e.to_json() for e in self.errors],
+            "isolation": self.isolation,
+            "duration_s": round(self.duration_s, 4),
+            "spec_digest": self.spec_digest,
+            "submission_digest": self.submission_digest,
+            "stdout": self.stdout,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "SubmissionResult":
+        functions = {
+            name: FunctionResult(
+                name=name,
+                score=fn["score"],
+                max_score=fn["max_score"],
+                extra_credit=fn.get("extra_credit", False),
+                found_as=fn.get("found_as"),
+                violations=tuple(
+                    Violation(**{**v, "functions": tuple(v.get("functions", ()))})
+                    for v in fn.get("violations", ())
+                ),
+            )
+            for name, fn in data["functions"].items()
+        }
+        tests = tuple(TestResult(**t) for t in data["tests"])
+        errors = tuple(SubmissionError(**e) for e in data.get("errors", ()))
+        return cls(
+            submission=data["submission"],
+            assignment=data["assignment"],
+            score=data["score"],
+            max_score=data["max_score"],
+            functions=functions,
+            tests=tests,
+            errors=errors,
+            isolation=data.get("isolation", ""),
+            duration_s=data.get("duration_s", 0.0),
+            spec_digest=data.get("spec_digest", ""),
+            submission_digest=data.get("submission_digest", ""),
+            stdout=data.get("stdout", ""),
+            extra=data.get("extra", {}),
+        )

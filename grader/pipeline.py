@@ -1,0 +1,132 @@
+"""Grade one function submission: static checks -> sandboxed calls -> judge -> verdict.
+
+This is the pipeline the README's architecture section describes, for one submission;
+batch.py runs it over a class. It reads like the sentence: check the bans, load the file
+in the sandbox, call every function on every case, judge each answer, total the scores.
+"""
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any, Sequence
+
+from grader.judge.compare import JudgeContext
+from grader.judge.score import Observation, judge_case, score_function, total
+from grader.judge.verdict import SubmissionError, SubmissionResult, TestResult, Violation
+from grader.plan import Plan, PlannedCase
+from grader.run.sandbox import CallResult, Sandbox
+from grader.spec.model import FunctionSpec, Spec
+from grader.static.banscan import static_violations
+from grader.submissions import Submission
+
+
+def observe(result: CallResult, limit: float) -> Observation:
+    """Phrase what the sandbox saw in the student's terms; tracebacks go to staff only."""
+    staff: dict[str, Any] = {}
+    if result.exception:
+        staff["traceback"] = result.exception.get("traceback", "")
+    if result.status == "ok":
+        return Observation("returned", result.value, result.time_s, result.stdout, staff=staff)
+    if result.status == "error":
+        exc = result.exception or {}
+        where = f" on line {exc['lineno']}: {exc['line'].strip()}" if exc.get("lineno") and exc.get("line") else (f" on line {exc['lineno']}" if exc.get("lineno") else "")
+        message = f"raised {exc.get('type', 'an exception')}: {exc.get('message', '')}".rstrip(": ") + where
+        return Observation("raised", None, result.time_s, result.stdout, message, staff)
+    if result.status == "timeout":
+        detail = f" ({result.detail})" if result.detail else ""
+        return Observation("timeout", None, result.time_s, result.stdout, f"did not finish within the {limit:.3g} s time limit{detail}", staff)
+    if result.status == "protocol":
+        return Observation("raised", None, result.time_s, result.stdout, f"the result could not be accepted: {result.detail}", staff)
+    return Observation("crashed", None, result.time_s, result.stdout, f"the program crashed: {result.detail or 'the process died'}", staff)
+
+
+def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
+    counts = fn.bans.penalty != "warn"
+    found = [
+        Violation(
+            rule="banned-call",
+            banned=hit.get("banned", "?"),
+            layer="runtime",
+            line=hit.get("line"),
+            functions=(fn.name,),
+            case=case_name,
+            counts=counts,
+            message=f"called banned {hit.get('banned')} while running case {case_name}",
+        )
+        for hit in result.watch_hits
+    ]
+    if result.tampered:
+        found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
+                               message=f"removed or replaced the grader's call monitor while running case {case_name}"))
+    return found
+
+
+def find_function(fn: FunctionSpec, names: Sequence[str]) -> tuple[str | None, str]:
+    for name in fn.accepted_names:
+        if name in names:
+            return name, ""
+    near = [n for n in names if n.lower() in {a.lower() for a in fn.accepted_names}]
+    hint = f" (found {near[0]!r}: names are case-sensitive)" if near else ""
+    return None, f"function {fn.name} is not defined{hint}"
+
+
+def _not_run(fn: FunctionSpec, planned: Sequence[PlannedCase], message: str, context_for: Any) -> list[TestResult]:
+    seen = Observation("not-run", message=message)
+    return [judge_case(fn, p.case, p.expected, seen, context_for(p)) for p in planned]
+
+
+class FunctionGrader:
+    """Grades one submission against a plan, inside one sandbox slot."""
+
+    def __init__(self, plan: Plan, sandbox: Sandbox):
+        self.plan = plan
+        self.spec: Spec = plan.spec
+        self.sandbox = sandbox
+
+    def context(self, fn: FunctionSpec, planned: PlannedCase) -> JudgeContext:
+        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name)
+
+    def grade(self, submission: Submission) -> SubmissionResult:
+        started = time.perf_counter()
+        errors = [SubmissionError(kind, message) for kind, message in submission.problems]
+        errors += [SubmissionError("note", note) for note in submission.notes]
+        if submission.problems:
+            return self._without_running(submission, errors, started, submission.problems[0][1])
+        source = submission.source()
+        violations = static_violations(self.spec, source, submission.main or "")
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime for name in fn.bans.names})
+        with self.sandbox.session(submission.files, submission.main, watch=watch) as session:
+            load = session.load
+            if not load.ok:
+                where = f" (line {load.lineno})" if load.lineno else ""
+                message = f"{load.message}{where}"
+                errors.append(SubmissionError(load.kind, message, line=load.lineno))
+                return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
+            functions, tests = {}, []
+            for fn in self.spec.functions:
+                found_as, missing = find_function(fn, load.names)
+                fn_violations = [v for v in violations.get(fn.name, [])]
+                planned = self.plan.for_function(fn.name)
+                if found_as is None:
+                    errors.append(SubmissionError("missing-function", missing, function=fn.name))
+                    fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
+                else:
+                    fn_tests = []
+                    for p in planned:
+                        call = session.call(found_as, copy.deepcopy(list(p.case.args)), time_limit=p.time_limit, watch=bool(fn.bans.names and fn.bans.runtime))
+                        fn_violations += runtime_violations(call, fn, p.case.name)
+                        fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit), self.context(fn, p)))
+                result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
+                functions[fn.name] = result
+                tests += fn_tests
+            return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
+                         duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
+
+    def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:
+        functions, tests = {}, []
+        for fn in self.spec.functions:
+            fn_tests = _not_run(fn, self.plan.for_function(fn.name), message, lambda p, fn=fn: self.context(fn, p))
+            functions[fn.name], fn_tests = score_function(fn, fn_tests, [], None)
+            tests += fn_tests
+        return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
+                     duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=stdout)

@@ -1,0 +1,77 @@
+"""The grading plan: every expected value and time limit, computed once per spec and run.
+
+The reference runs here, in the trusted parent, never in a sandbox: its answers and its
+timings are the secrets the children are graded against.
+"""
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Iterable
+
+from grader.errors import GraderError
+from grader.spec.loader import load_trusted_module
+from grader.spec.model import Case, FunctionSpec, Spec
+
+
+@dataclass(frozen=True)
+class PlannedCase:
+    case: Case
+    expected: Any
+    reference_s: float
+    time_limit: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    spec: Spec
+    reference: ModuleType
+    cases: dict[str, tuple[PlannedCase, ...]]  # function name -> its cases, in spec order
+
+    def for_function(self, name: str) -> tuple[PlannedCase, ...]:
+        return self.cases[name]
+
+
+def _time_reference(fn: Any, args: tuple[Any, ...]) -> tuple[Any, float]:
+    """The reference's answer and its best CPU time over a few runs (noise only ever adds time)."""
+    best = float("inf")
+    result: Any = None
+    deadline = time.perf_counter() + 0.2
+    for attempt in range(5):
+        call_args = copy.deepcopy(args)
+        start = time.process_time()
+        result = fn(*call_args)
+        best = min(best, time.process_time() - start)
+        if attempt >= 1 and time.perf_counter() > deadline:
+            break
+    return result, best
+
+
+def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[Case]) -> tuple[PlannedCase, ...]:
+    fn = getattr(reference, fn_spec.name)
+    planned = []
+    for case in cases:
+        try:
+            expected, seconds = _time_reference(fn, case.args)
+        except Exception as exc:
+            raise GraderError(
+                f"the reference {fn_spec.name}() fails on case '{case.name}': {type(exc).__name__}: {exc}",
+                hint="fix the case's args in the spec, or the reference",
+            ) from exc
+        limit_spec = case.time_limit or fn_spec.time_limit
+        planned.append(PlannedCase(case, expected, seconds, limit_spec.resolve(seconds)))
+    return tuple(planned)
+
+
+def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:
+    """Compute expected values (from the reference) and limits; ``visibility`` restricts the cases."""
+    if spec.reference is None:
+        raise GraderError(f"spec {spec.path} names no reference module")
+    reference = load_trusted_module(spec.reference, "reference")
+    cases = {
+        fn.name: plan_function(fn, reference, [c for c in fn.cases if visibility is None or c.visibility == visibility])
+        for fn in spec.functions
+    }
+    return Plan(spec=spec, reference=reference, cases=cases)

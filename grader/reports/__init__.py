@@ -1,0 +1,124 @@
+"""Report writers: each receives the finished verdicts and writes one format.
+
+Like pytest's ``LogXML`` and ``TerminalReporter``, writers do not know about each other
+and never compute a score: they read ``SubmissionResult``s the judge already froze.
+
+Formats (``--format NAME``):
+
+========== ==============================================================================
+json       ``DIR/<id>.json`` per submission and ``DIR/summary.json`` (always written)
+csv        ``DIR/grades.csv`` and the LMS import ``DIR/gradebook.csv``
+gradescope ``DIR/results.json`` (one submission) or ``DIR/gradescope/<id>/results.json``
+junit      ``DIR/junit.xml``
+markdown   ``DIR/feedback/<id>.md``, paste-able into an LMS comment
+html       ``DIR/report/index.html`` and ``DIR/report/students/<id>.html``, offline
+terminal   a class summary table printed to the console (writes no file)
+========== ==============================================================================
+
+A new format is a class with a ``name`` and a ``write`` method, added with
+:func:`register_reporter`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+from grader.judge.verdict import SubmissionResult
+from grader.reports._atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, safe_name
+from grader.spec.model import Spec
+
+
+@runtime_checkable
+class Reporter(Protocol):
+    """One output format. Constructed with the CLI's report options, then ``write`` once."""
+
+    name: str  # the --format name
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None: ...
+
+    def write(self, results: Sequence[SubmissionResult], spec: Spec, out_dir: Path) -> list[Path]:
+        """Write this format for ``results`` under ``out_dir``; return the files written."""
+        ...
+
+
+class UnknownFormatError(ValueError):
+    """A --format name no reporter is registered under."""
+
+
+REPORTERS: dict[str, type[Reporter]] = {}
+
+
+def register_reporter(cls: type[Reporter]) -> type[Reporter]:
+    """Register a reporter class under its ``name`` (usable as a class decorator)."""
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"reporter {cls.__qualname__} needs a non-empty str 'name'")
+    existing = REPORTERS.get(name)
+    if existing is not None and existing is not cls:
+        raise ValueError(f"report format {name!r} is already registered by {existing.__qualname__}")
+    REPORTERS[name] = cls
+    return cls
+
+
+def get_reporter(name: str) -> type[Reporter]:
+    """The reporter class for a --format name, or an error naming the known formats."""
+    try:
+        return REPORTERS[name]
+    except KeyError:
+        known = ", ".join(sorted(REPORTERS))
+        raise UnknownFormatError(f"unknown report format {name!r}; known formats: {known}") from None
+
+
+def write_reports(
+    results: Sequence[SubmissionResult],
+    spec: Spec,
+    out_dir: Path,
+    formats: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+) -> list[Path]:
+    """Write ``json`` plus every format in ``formats``, in order; return every file written.
+
+    All format names are checked before anything is written, so a typo in the last one
+    does not leave a half-written report folder.
+    """
+    wanted = ["json", *(f for f in formats if f != "json")]
+    wanted = list(dict.fromkeys(wanted))
+    classes = [get_reporter(name) for name in wanted]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for cls in classes:
+        written.extend(cls(options).write(results, spec, out_dir))
+    return written
+
+
+from grader.reports.json_report import JsonReporter, write_submission_json, summarize  # noqa: E402
+from grader.reports.csv_report import CsvReporter  # noqa: E402
+from grader.reports.gradescope import GradescopeReporter  # noqa: E402
+from grader.reports.junit import JUnitReporter  # noqa: E402
+from grader.reports.markdown import MarkdownReporter, render_feedback  # noqa: E402
+from grader.reports.html import HtmlReporter  # noqa: E402
+from grader.reports.terminal import TerminalReporter, render_check, render_summary  # noqa: E402
+
+for _cls in (JsonReporter, CsvReporter, GradescopeReporter, JUnitReporter,
+             MarkdownReporter, HtmlReporter, TerminalReporter):
+    register_reporter(_cls)
+del _cls
+
+__all__ = [
+    "REPORTERS",
+    "Reporter",
+    "UnknownFormatError",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "atomic_write_text",
+    "get_reporter",
+    "register_reporter",
+    "render_check",
+    "render_feedback",
+    "render_summary",
+    "safe_name",
+    "summarize",
+    "write_reports",
+    "write_submission_json",
+]

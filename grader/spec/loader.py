@@ -1,0 +1,318 @@
+"""Load a spec: YAML -> schema check -> semantic checks -> typed :class:`Spec`.
+
+Every problem is collected and reported as ``path:line:col: message`` before anything
+is graded; a broken spec never reaches the runner.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib.util
+import json
+import random
+import sys
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping
+
+import jsonschema
+import yaml
+
+from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, Spec, TimeLimit
+from .problems import PositionMap, Problem, SpecError, yaml_problem
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    text = resources.files("grader.spec").joinpath("schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _validator() -> jsonschema.protocols.Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def load_trusted_module(path: Path, purpose: str) -> ModuleType:
+    """Import a reference or generator module by path (trusted code, parent process only)."""
+    name = f"_grader_{purpose}_{hashlib.sha1(str(path).encode()).hexdigest()[:10]}"
+    if name in sys.modules:
+        return sys.modules[name]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _json_path(parts: Any) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _schema_problems(path: str, data: Any, positions: PositionMap) -> list[Problem]:
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        best = jsonschema.exceptions.best_match([error]) if error.context else error
+        where = list(error.absolute_path)
+        message = best.message
+        if error.validator == "additionalProperties":
+            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+            # Point at the offending key itself, not at the mapping that holds it.
+            for key in extra:
+                line, col = positions.locate([*where, key], key=True)
+                known = sorted(error.schema.get("properties", {}))
+                close = difflib.get_close_matches(str(key), known, n=1)
+                advice = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(known)}"
+                problems.append(Problem(path, line, col, f"{_json_path([*where, key])}: unknown key '{key}' ({advice})"))
+            continue
+        line, col = positions.locate(where)
+        problems.append(Problem(path, line, col, f"{_json_path(where)}: {message}"))
+    return sorted(problems, key=lambda p: (p.line, p.col))
+
+
+def _compare(value: Any, default: Compare) -> Compare:
+    if value is None:
+        return default
+    if isinstance(value, str):
+        return Compare(mode=value)
+    options = {k: v for k, v in value.items() if k != "mode"}
+    return Compare(mode=value["mode"], options=options)
+
+
+def _time_limit(value: Mapping[str, Any] | None, default: TimeLimit) -> TimeLimit:
+    if not value:
+        return default
+    return TimeLimit(
+        seconds=value.get("seconds", None),
+        factor=value.get("factor", None),
+        floor=value.get("floor", default.floor),
+    )
+
+
+def _bans(value: Mapping[str, Any] | None, base: BanPolicy | None = None) -> BanPolicy:
+    base = base or BanPolicy()
+    if not value:
+        return base
+    names = tuple(dict.fromkeys((*base.names, *value.get("names", ()))))
+    return BanPolicy(
+        names=names,
+        penalty=value.get("penalty", base.penalty),
+        deduct=float(value.get("deduct", base.deduct)),
+        scope=value.get("scope", base.scope),
+        dynamic_code=value.get("dynamic_code", base.dynamic_code),
+        runtime=value.get("runtime", base.runtime),
+    )
+
+
+class _Builder:
+    """Turns schema-valid data into a Spec, collecting semantic problems on the way."""
+
+    def __init__(self, path: Path, data: dict[str, Any], positions: PositionMap):
+        self.path = path
+        self.data = data
+        self.positions = positions
+        self.problems: list[Problem] = []
+        self.reference: ModuleType | None = None
+        self.generators: ModuleType | None = None
+
+    def problem(self, where: list[Any], message: str) -> None:
+        line, col = self.positions.locate(where)
+        self.problems.append(Problem(str(self.path), line, col, message))
+
+    def resolve(self, key: str) -> Path | None:
+        if key not in self.data:
+            return None
+        target = (self.path.parent / self.data[key]).resolve()
+        if not target.is_file():
+            self.problem([key], f"{key}: file not found: {self.data[key]} (looked in {target})")
+            return None
+        return target
+
+    def import_module(self, key: str, target: Path | None) -> ModuleType | None:
+        if target is None:
+            return None
+        try:
+            return load_trusted_module(target, key)
+        except BaseException as exc:  # a broken reference must be reported, not crash the CLI
+            self.problem([key], f"{key}: cannot import {self.data[key]}: {type(exc).__name__}: {exc}")
+            return None
+
+    def build(self) -> Spec:
+        data = self.data
+        reference_path = self.resolve("reference")
+        generators_path = self.resolve("generators")
+        self.reference = self.import_module("reference", reference_path)
+        self.generators = self.import_module("generators", generators_path)
+        defaults = data.get("defaults", {})
+        default_compare = _compare(defaults.get("compare"), Compare())
+        default_limit = _time_limit(defaults.get("time_limit"), TimeLimit(seconds=2.0))
+        default_visibility = defaults.get("visibility", "hidden")
+        assignment_bans = _bans(data.get("bans"))
+        functions = []
+        seen: set[str] = set()
+        for index, raw in enumerate(data.get("functions", [])):
+            where = ["functions", index]
+            for name in (raw["name"], *raw.get("aliases", [])):
+                if name in seen:
+                    self.problem([*where, "name"], f"function name '{name}' is used twice")
+                seen.add(name)
+            functions.append(self.function(raw, where, default_compare, default_limit, default_visibility, assignment_bans))
+        if data["kind"] == "program":
+            self.check_program()
+        digest = self.digest(reference_path, generators_path)
+        return Spec(
+            path=self.path,
+            assignment=data["assignment"],
+            title=data["title"],
+            kind=data["kind"],
+            language=data["language"],
+            submission_files=tuple(data.get("submission", {}).get("files", ())),
+            reference=reference_path,
+            functions=tuple(functions),
+            bans=assignment_bans,
+            handout=data.get("handout", ""),
+            notes=data.get("notes", ""),
+            digest=digest,
+            raw=data,
+        )
+
+    def function(self, raw, where, default_compare, default_limit, default_visibility, assignment_bans) -> FunctionSpec:
+        name = raw["name"]
+        if self.reference is not None and not callable(getattr(self.reference, name, None)):
+            self.problem([*where, "name"], f"function '{name}' is not defined in the reference {self.data['reference']}")
+        compare = _compare(raw.get("compare"), default_compare)
+        if compare.mode == "validator":
+            self.check_validator(compare, [*where, "compare"])
+        cases = self.listed_cases(raw, where, default_visibility) + self.generated_cases(raw, where)
+        names = [c.name for c in cases]
+        for dup in sorted({n for n in names if names.count(n) > 1}):
+            self.problem([*where, "cases"], f"function '{name}': case name '{dup}' is used twice")
+        if not cases:
+            self.problem(where, f"function '{name}' has no cases (add `cases:` or `generate:`)")
+        return FunctionSpec(
+            name=name,
+            params=tuple(raw.get("params", ())),
+            points=float(raw["points"]),
+            compare=compare,
+            time_limit=_time_limit(raw.get("time_limit"), default_limit),
+            bans=_bans(raw.get("bans"), assignment_bans),
+            cases=tuple(cases),
+            aliases=tuple(raw.get("aliases", ())),
+            extra_credit=bool(raw.get("extra_credit", False)),
+            description=raw.get("description", ""),
+        )
+
+    def check_validator(self, compare: Compare, where: list[Any]) -> None:
+        from grader.judge.validators import VALIDATORS
+
+        name = compare.options.get("name")
+        if name not in VALIDATORS:
+            known = ", ".join(sorted(VALIDATORS))
+            self.problem(where, f"compare: unknown validator {name!r} (known: {known})")
+
+    def listed_cases(self, raw, where, default_visibility) -> list[Case]:
+        cases = []
+        params = raw.get("params")
+        for i, case in enumerate(raw.get("cases", [])):
+            if params is not None and len(case["args"]) != len(params):
+                self.problem([*where, "cases", i, "args"], f"function '{raw['name']}' takes {len(params)} argument(s) ({', '.join(params)}), this case gives {len(case['args'])}")
+            cases.append(
+                Case(
+                    name=case.get("name", f"case{i + 1}"),
+                    function=raw["name"],
+                    args=tuple(case["args"]),
+                    visibility=case.get("visibility", default_visibility),
+                    weight=float(case.get("weight", 1.0)),
+                    expected=case["expected"] if "expected" in case else MISSING,
+                    time_limit=_time_limit(case["time_limit"], TimeLimit()) if case.get("time_limit") else None,
+                )
+            )
+        return cases
+
+    def generated_cases(self, raw, where) -> list[Case]:
+        cases = []
+        for i, block in enumerate(raw.get("generate", [])):
+            generator_name = block["generator"]
+            here = [*where, "generate", i, "generator"]
+            if self.generators is None:
+                if "generators" not in self.data:
+                    self.problem(here, "generate: the spec names no `generators:` module")
+                continue
+            generator = getattr(self.generators, generator_name, None)
+            if not callable(generator):
+                known = ", ".join(sorted(n for n in dir(self.generators) if not n.startswith("_") and callable(getattr(self.generators, n))))
+                self.problem(here, f"unknown generator '{generator_name}' in {self.data['generators']} (known: {known})")
+                continue
+            rng = random.Random(block["seed"])
+            for n in range(block["count"]):
+                try:
+                    args = generator(rng)
+                except Exception as exc:
+                    self.problem(here, f"generator '{generator_name}' failed on case {n}: {type(exc).__name__}: {exc}")
+                    break
+                cases.append(
+                    Case(
+                        name=f"{generator_name}[{n}]",
+                        function=raw["name"],
+                        args=tuple(args),
+                        visibility=block.get("visibility", "hidden"),
+                        weight=float(block.get("weight", 1.0)),
+                        origin=f"generator:{generator_name}#{block['seed']}",
+                    )
+                )
+        return cases
+
+    def check_program(self) -> None:
+        try:
+            from grader.programs.spec import PROGRAM_SCHEMA
+        except ImportError:
+            return
+        validator = jsonschema.Draft202012Validator(PROGRAM_SCHEMA)
+        for error in validator.iter_errors(self.data["program"]):
+            where = ["program", *error.absolute_path]
+            self.problem(where, f"{_json_path(where)}: {error.message}")
+
+    def digest(self, *paths: Path | None) -> str:
+        h = hashlib.sha256(self.path.read_bytes())
+        for p in paths:
+            if p is not None:
+                h.update(p.read_bytes())
+        return h.hexdigest()[:16]
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Load and validate a spec, raising :class:`SpecError` with every problem found."""
+    path = Path(path)
+    shown = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError([Problem(shown, 1, 1, "spec file not found")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Problem(shown, 1, 1, f"cannot read spec: {exc}")]) from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SpecError([yaml_problem(shown, exc)]) from None
+    positions = PositionMap(root)
+    if not isinstance(data, dict):
+        raise SpecError([Problem(shown, 1, 1, "a spec must be a YAML mapping (key: value lines)")])
+    problems = _schema_problems(shown, data, positions)
+    if problems:
+        raise SpecError(problems)
+    builder = _Builder(path, data, positions)
+    spec = builder.build()
+    if builder.problems:
+        raise SpecError(sorted(builder.problems, key=lambda p: (p.line, p.col)))
+    return spec

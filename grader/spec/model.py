@@ -1,0 +1,153 @@
+"""The typed form of an assignment spec, built once by the loader and then read-only.
+
+Everything downstream (static checks, runner, judge, reports) takes these objects,
+never the raw YAML, so that a spec is validated in exactly one place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+Visibility = Literal["public", "hidden"]
+Penalty = Literal["zero", "deduct", "warn"]
+BanScope = Literal["file", "reachable"]
+DynamicCodePolicy = Literal["flag", "violation"]
+
+
+class _Missing:
+    """Marks a case without a pinned expected value (``None`` is a legal expected value)."""
+
+    _instance: "_Missing | None" = None
+
+    def __new__(cls) -> "_Missing":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True)
+class Compare:
+    """How a student's value is judged against the reference's (see grader.judge.compare)."""
+
+    mode: str = "exact"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimeLimit:
+    """A per-case limit: absolute ``seconds``, or ``factor`` x the reference's time, never below ``floor``.
+
+    When both are given the more lenient applies, so an instructor's absolute limit is
+    never tightened by a fast reference.
+    """
+
+    seconds: float | None = None
+    factor: float | None = None
+    floor: float = 0.5
+
+    def resolve(self, reference_time: float | None) -> float:
+        candidates = []
+        if self.seconds is not None:
+            candidates.append(self.seconds)
+        if self.factor is not None and reference_time is not None:
+            candidates.append(self.factor * reference_time)
+        limit = max(candidates) if candidates else 2.0
+        return max(limit, self.floor)
+
+
+@dataclass(frozen=True)
+class BanPolicy:
+    """Banned callables by qualified name (``builtins.sum``, ``numpy.cumsum``) and what a use costs."""
+
+    names: tuple[str, ...] = ()
+    penalty: Penalty = "zero"
+    deduct: float = 0.0
+    scope: BanScope = "reachable"
+    dynamic_code: DynamicCodePolicy = "flag"
+    runtime: bool = True
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of one function. ``args`` are plain values; ``expected`` is a pin, or MISSING."""
+
+    name: str
+    function: str
+    args: tuple[Any, ...]
+    visibility: Visibility = "hidden"
+    weight: float = 1.0
+    expected: Any = MISSING
+    origin: str = "listed"  # "listed" or "generator:<name>#<seed>"
+    time_limit: TimeLimit | None = None
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility == "public"
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    name: str
+    params: tuple[str, ...]
+    points: float
+    compare: Compare
+    time_limit: TimeLimit
+    bans: BanPolicy
+    cases: tuple[Case, ...]
+    aliases: tuple[str, ...] = ()
+    extra_credit: bool = False
+    description: str = ""
+
+    @property
+    def accepted_names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated assignment spec. ``path`` anchors every relative path inside it."""
+
+    path: Path
+    assignment: str
+    title: str
+    kind: Literal["functions", "program"]
+    language: str
+    submission_files: tuple[str, ...]
+    reference: Path | None
+    functions: tuple[FunctionSpec, ...]
+    bans: BanPolicy
+    handout: str = ""
+    notes: str = ""
+    digest: str = ""
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def max_score(self) -> float:
+        return sum(f.points for f in self.functions if not f.extra_credit)
+
+    def function(self, name: str) -> FunctionSpec:
+        for fn in self.functions:
+            if fn.name == name:
+                return fn
+        raise KeyError(name)
+
+    def cases(self, visibility: Visibility | None = None) -> list[Case]:
+        return [
+            case
+            for fn in self.functions
+            for case in fn.cases
+            if visibility is None or case.visibility == visibility
+        ]

@@ -1,0 +1,52 @@
+"""Run the ban analysis for a spec and attach each finding to the graded functions it costs."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from grader.judge.verdict import Violation
+from grader.spec.model import BanPolicy, Spec
+from grader.static.bans import Finding, check_bans
+
+
+def combined_policy(spec: Spec) -> BanPolicy:
+    """One analysis covers every function: the union of names, the assignment's policy otherwise."""
+    names = tuple(dict.fromkeys(n for fn in spec.functions for n in fn.bans.names))
+    base = spec.bans
+    return BanPolicy(names=names, penalty=base.penalty, deduct=base.deduct, scope=base.scope,
+                     dynamic_code=base.dynamic_code, runtime=base.runtime)
+
+
+def findings_for(spec: Spec, source: str, filename: str) -> list[Finding]:
+    policy = combined_policy(spec)
+    if not policy.names:
+        return []
+    graded = {fn.name: fn.accepted_names for fn in spec.functions}
+    return check_bans(source, filename, policy, graded)
+
+
+def static_violations(spec: Spec, source: str, filename: str) -> dict[str, list[Violation]]:
+    """Graded function name -> the static violations that apply to it under its own policy."""
+    out: dict[str, list[Violation]] = defaultdict(list)
+    for finding in findings_for(spec, source, filename):
+        for fn in spec.functions:
+            if fn.name not in finding.functions:
+                continue
+            policy = fn.bans
+            if not finding.evasion and finding.banned not in policy.names:
+                continue
+            counts = policy.penalty != "warn" and (not finding.evasion or policy.dynamic_code == "violation")
+            out[fn.name].append(
+                Violation(
+                    rule=finding.rule,
+                    banned=finding.banned,
+                    layer="static",
+                    line=finding.line,
+                    col=finding.col,
+                    source_line=finding.source_line,
+                    functions=tuple(finding.functions),
+                    evasion=finding.evasion,
+                    counts=counts,
+                    message=finding.message,
+                )
+            )
+    return out

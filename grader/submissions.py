@@ -1,0 +1,122 @@
+"""Find submissions in the command line's targets and read them safely.
+
+A target is a submission file, a folder holding one submission's files, or a folder of
+such submissions (one per student). Problems with a submission's files never stop the
+batch: they travel with the submission and become its errors.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from grader.errors import ExitCode, GraderError
+
+SOURCE_SUFFIXES = (".py", ".java")
+MAX_FILE_BYTES = 1_000_000
+# Files that sit next to submissions in a corpus and are never part of one.
+IGNORED_SUFFIXES = (".yaml", ".yml", ".json", ".md", ".txt", ".csv", ".class")
+
+
+@dataclass(frozen=True)
+class Submission:
+    id: str
+    path: Path
+    files: dict[str, bytes] = field(default_factory=dict)  # name -> content, as handed in
+    main: str | None = None  # the file to import or run
+    problems: tuple[tuple[str, str], ...] = ()  # (kind, message) found while reading
+    notes: tuple[str, ...] = ()
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256()
+        for name in sorted(self.files):
+            h.update(name.encode() + b"\0" + self.files[name] + b"\0")
+        return h.hexdigest()[:16]
+
+    def source(self) -> str:
+        """The main file as text (only called when ``problems`` is empty)."""
+        assert self.main is not None
+        return self.files[self.main].decode("utf-8")
+
+
+def text_problem(name: str, data: bytes) -> tuple[str, str] | None:
+    if not data.strip():
+        return ("empty", f"{name} is empty")
+    if b"\0" in data:
+        return ("binary", f"{name} is a binary file, not source code")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return ("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8")
+    return None
+
+
+def _is_source(path: Path) -> bool:
+    return path.is_file() and path.suffix in SOURCE_SUFFIXES and not path.name.startswith(".")
+
+
+def _read(path: Path) -> bytes:
+    if path.stat().st_size > MAX_FILE_BYTES:
+        return b"\0too large"
+    return path.read_bytes()
+
+
+def from_file(path: Path, expected: Sequence[str]) -> Submission:
+    data = _read(path)
+    problem = text_problem(path.name, data)
+    name = path.name
+    notes = ()
+    if expected and path.name not in expected and len(expected) == 1:
+        # A lone file is graded whatever its name; the student is told what it should be called.
+        notes = (f"the file is named {path.name}; the assignment asks for {expected[0]}",)
+    return Submission(id=path.stem, path=path, files={name: data}, main=name, problems=(problem,) if problem else (), notes=notes)
+
+
+def from_folder(path: Path, expected: Sequence[str]) -> Submission:
+    files = {p.name: _read(p) for p in sorted(path.iterdir()) if _is_source(p)}
+    main = next((name for name in expected if name in files), None)
+    notes: tuple[str, ...] = ()
+    if main is None and len(files) == 1:
+        main = next(iter(files))
+        if expected:
+            notes = (f"the folder holds {main}; the assignment asks for {' or '.join(expected)}",)
+    if main is None:
+        found = ", ".join(sorted(files)) or "no source files"
+        wanted = " or ".join(expected) or "a source file"
+        return Submission(id=path.name, path=path, files=files, problems=(("missing-file", f"the folder has no {wanted} (found: {found})"),))
+    problems = tuple(p for p in (text_problem(n, d) for n, d in files.items()) if p)
+    return Submission(id=path.name, path=path, files=files, main=main, problems=problems, notes=notes)
+
+
+def _holds_one_submission(folder: Path, expected: Sequence[str]) -> bool:
+    if any((folder / name).is_file() for name in expected):
+        return True
+    has_sub_folders = any(p.is_dir() and not p.name.startswith((".", "_")) for p in folder.iterdir())
+    return not has_sub_folders and not expected and any(_is_source(p) for p in folder.iterdir())
+
+
+def discover(targets: Iterable[str | Path], expected: Sequence[str]) -> list[Submission]:
+    """Every submission in the targets, in a stable order, with unique ids."""
+    found: list[Submission] = []
+    for target in map(Path, targets):
+        if not target.exists():
+            raise GraderError(f"no such file or folder: {target}", exit_code=ExitCode.USAGE)
+        if target.is_file():
+            found.append(from_file(target, expected))
+        elif _holds_one_submission(target, expected):
+            found.append(from_folder(target, expected))
+        else:
+            for child in sorted(target.iterdir()):
+                if child.name.startswith((".", "_")) or child.suffix in IGNORED_SUFFIXES:
+                    continue
+                if child.is_dir():
+                    found.append(from_folder(child, expected))
+                elif child.is_file() and (child.suffix in SOURCE_SUFFIXES or not child.suffix):
+                    found.append(from_file(child, expected))
+    ids = [s.id for s in found]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise GraderError(f"two submissions share the id {', '.join(duplicates)}", hint="ids come from file stems and folder names; rename one")
+    return found

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install grader and what its sandbox needs on a Debian/Ubuntu machine.
+#   ./install.sh          the grader, bubblewrap and a JDK (for Java program assignments)
+#   ./install.sh --test   also the test extras and headless Chromium (report screenshots)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+want_test=0
+[[ "${1:-}" == "--test" ]] && want_test=1
+
+packages=()
+command -v bwrap >/dev/null || packages+=(bubblewrap)
+command -v javac >/dev/null || packages+=(default-jdk-headless)
+if (( want_test )); then
+    command -v chromium >/dev/null || packages+=(chromium)
+fi
+
+if (( ${#packages[@]} )); then
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    if command -v apt-get >/dev/null; then
+        echo "install.sh: installing ${packages[*]}" >&2
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
+    else
+        echo "install.sh: please install ${packages[*]} with your package manager" >&2
+    fi
+fi
+
+extras=""
+(( want_test )) && extras="[test]"
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".${extras}"
