@@ -20,6 +20,8 @@ class TestResult:
     reported by status alone so a report can never leak them.
     """
 
+    __test__ = False  # not a pytest test class, whatever its name
+
     name: str
     function: str
     visibility: Literal["public", "hidden"]

@@ -1,0 +1,35 @@
+"""The SQLite store: saved as each submission finishes, reloaded exactly."""
+from __future__ import annotations
+
+from grader.judge.verdict import FunctionResult, SubmissionError, SubmissionResult, TestResult, Violation
+from grader.store import Store
+
+
+def sample(score=7.5, digest="abc"):
+    v = Violation("banned-call", "builtins.sum", "static", 4, 2, "return sum(x)", ("f",))
+    return SubmissionResult(
+        submission="alice",
+        assignment="hw",
+        score=score,
+        max_score=10,
+        functions={"f": FunctionResult("f", score, 10, violations=(v,), found_as="f")},
+        tests=(TestResult("c1", "f", "public", "passed", 5, 5, 0.01, "", [1], 2, 2),
+               TestResult("c2", "f", "hidden", "failed", 2.5, 5, 0.02, "wrong answer on a hidden case")),
+        errors=(SubmissionError("note", "named oddly"),),
+        spec_digest="spec1",
+        submission_digest=digest,
+    )
+
+
+def test_round_trip_and_replace(tmp_path):
+    with Store(tmp_path) as store:
+        store.save(sample())
+        loaded = store.load("hw", "alice")
+        assert loaded.to_json() == sample().to_json()
+        store.save(sample(score=9.0, digest="def"))
+        assert [r.score for r in store.all("hw")] == [9.0]
+        assert store.is_current("hw", "alice", "spec1", "def")
+        assert not store.is_current("hw", "alice", "spec1", "abc")
+    with Store(tmp_path) as again:  # a new process sees what the old one saved
+        assert again.load("hw", "alice").score == 9.0
+        assert again.load("hw", "bob") is None
