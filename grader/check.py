@@ -37,10 +37,12 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, object]:
 
 
 def run_check(spec_path: str, file: str) -> int:
+    from rich.console import Console
+
     from grader.reports.terminal import render_check
 
     result, spec = check_result(spec_path, file)
-    render_check(result, spec)
+    Console(highlight=False).print(render_check(result, spec))
     public = [t for t in result.tests if t.visibility == "public"]
     ok = all(t.passed for t in public) and not any(e.kind != "note" for e in result.errors)
     return ExitCode.OK if ok else ExitCode.CHECK_FAILED

@@ -27,7 +27,7 @@ class PlannedCase:
 @dataclass(frozen=True)
 class Plan:
     spec: Spec
-    reference: ModuleType
+    reference: ModuleType | None  # None for a frozen student bundle
     cases: dict[str, tuple[PlannedCase, ...]]  # function name -> its cases, in spec order
 
     def for_function(self, name: str) -> tuple[PlannedCase, ...]:
@@ -65,13 +65,20 @@ def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[
     return tuple(planned)
 
 
+def plan_frozen(fn_spec: FunctionSpec, cases: Iterable[Case]) -> tuple[PlannedCase, ...]:
+    """A student bundle has no reference: the pins are the answers, absolute limits apply."""
+    return tuple(PlannedCase(c, c.expected, 0.0, (c.time_limit or fn_spec.time_limit).resolve(None)) for c in cases)
+
+
 def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:
     """Compute expected values (from the reference) and limits; ``visibility`` restricts the cases."""
+    def chosen(fn: FunctionSpec) -> list[Case]:
+        return [c for c in fn.cases if visibility is None or c.visibility == visibility]
+
+    if spec.frozen:
+        return Plan(spec=spec, reference=None, cases={fn.name: plan_frozen(fn, chosen(fn)) for fn in spec.functions})
     if spec.reference is None:
         raise GraderError(f"spec {spec.path} names no reference module")
     reference = load_trusted_module(spec.reference, "reference")
-    cases = {
-        fn.name: plan_function(fn, reference, [c for c in fn.cases if visibility is None or c.visibility == visibility])
-        for fn in spec.functions
-    }
+    cases = {fn.name: plan_function(fn, reference, chosen(fn)) for fn in spec.functions}
     return Plan(spec=spec, reference=reference, cases=cases)

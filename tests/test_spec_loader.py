@@ -116,3 +116,23 @@ def test_time_limits_resolve_against_the_reference(limit, reference, expected):
 @pytest.mark.parametrize("spec", sorted((ROOT / "specs").glob("*.yaml")), ids=lambda p: p.name)
 def test_shipped_specs_are_valid(spec):
     load_spec(spec)
+
+
+def test_a_frozen_spec_needs_no_reference_but_every_pin(tmp_path):
+    base = "assignment: x\ntitle: X\nkind: functions\nlanguage: python\nfrozen: true\nfunctions:\n  - name: f\n    points: 1\n    cases:\n"
+    (tmp_path / "ok.yaml").write_text(base + "      - {args: [1], expected: 2}\n")
+    spec = load_spec(tmp_path / "ok.yaml")
+    assert spec.frozen and spec.reference is None
+    from grader.plan import make_plan
+
+    plan = make_plan(spec)
+    assert plan.reference is None and plan.for_function("f")[0].expected == 2
+    (tmp_path / "bad.yaml").write_text(base + "      - {args: [1]}\n")
+    with pytest.raises(SpecError, match="needs a pinned `expected:` in a frozen spec"):
+        load_spec(tmp_path / "bad.yaml")
+    (tmp_path / "ref.yaml").write_text(base.replace("frozen: true\n", "frozen: true\nreference: r.py\n") + "      - {args: [1], expected: 2}\n")
+    with pytest.raises(SpecError):
+        load_spec(tmp_path / "ref.yaml")
+    (tmp_path / "noref.yaml").write_text(base.replace("frozen: true\n", "") + "      - {args: [1], expected: 2}\n")
+    with pytest.raises(SpecError, match="'reference' is a required property"):
+        load_spec(tmp_path / "noref.yaml")

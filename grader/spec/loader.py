@@ -183,6 +183,7 @@ class _Builder:
             handout=data.get("handout", ""),
             notes=data.get("notes", ""),
             digest=digest,
+            frozen=bool(data.get("frozen", False)),
             raw=data,
         )
 
@@ -194,6 +195,10 @@ class _Builder:
         if compare.mode == "validator":
             self.check_validator(compare, [*where, "compare"])
         cases = self.listed_cases(raw, where, default_visibility) + self.generated_cases(raw, where)
+        if self.data.get("frozen"):
+            for i, case in enumerate(cases):
+                if case.expected is MISSING:
+                    self.problem([*where, "cases", i], f"function '{name}': case '{case.name}' needs a pinned `expected:` in a frozen spec (there is no reference)")
         names = [c.name for c in cases]
         for dup in sorted({n for n in names if names.count(n) > 1}):
             self.problem([*where, "cases"], f"function '{name}': case name '{dup}' is used twice")

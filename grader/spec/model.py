@@ -132,6 +132,7 @@ class Spec:
     handout: str = ""
     notes: str = ""
     digest: str = ""
+    frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
