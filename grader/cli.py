@@ -79,6 +79,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- grade
 
+def parse_formats(text: str) -> list[str]:
+    """Check the --format names before any grading starts, not after an hour of it."""
+    from grader.reports import UnknownFormatError, get_reporter
+
+    formats = [f.strip() for f in text.split(",") if f.strip()]
+    for name in formats:
+        try:
+            get_reporter(name)
+        except UnknownFormatError as exc:
+            raise GraderError(str(exc), exit_code=ExitCode.USAGE) from None
+    return formats
+
+
 def _grade_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("targets", nargs="+", metavar="TARGET", help="submission files, folders, or folders of submissions")
@@ -86,7 +99,7 @@ def _grade_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="submissions graded in parallel (default: the number of cores)")
     p.add_argument("--regrade", action="store_true", help="grade again even when the store holds a current result")
     p.add_argument("--format", default="json,csv", help="report formats, comma separated (json, csv, gradescope, junit, markdown, html)")
-    p.add_argument("--id-column", default="id", help="name of the student id column in the LMS gradebook CSV")
+    p.add_argument("--id-column", help="name of the student id column in the LMS gradebook CSV (default: SIS User ID)")
     p.add_argument("--unsafe", action="store_true", help="grade without a sandbox when none is available (trusted code only)")
 
 
@@ -102,12 +115,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
     submissions = discover(args.targets, spec.submission_files)
     if not submissions:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
-    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    formats = parse_formats(args.format)
     err(f"grading {len(submissions)} submission(s) of {spec.assignment} with {max(1, args.jobs)} job(s); isolation: {profile.describe()}")
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_batch(spec, submissions, options, on_result=progress.advance)
-    written = write_reports(outcome.results, spec, args.out, formats, options={"id_column": args.id_column})
+    options = {"id_column": args.id_column} if args.id_column else {}
+    written = write_reports(outcome.results, spec, args.out, formats, options=options)
     err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
     return ExitCode.OK
 

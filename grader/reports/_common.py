@@ -1,0 +1,216 @@
+"""What every writer reads off a verdict: ordering, formatting, and the student-safe view.
+
+Nothing here computes a score: it orders, counts and formats what the judge decided.
+The student-safe view is the single place that decides what of a case a student may see,
+so every student-facing writer leaks the same nothing about hidden cases.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import pprint
+import reprlib
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from grader.judge.verdict import STATUSES, SubmissionResult, TestResult, Violation
+from grader.spec.model import Spec
+
+PROBLEM_STATUSES = frozenset({"error", "timeout", "banned", "crashed"})
+
+
+def fmt_score(value: float | None) -> str:
+    """``10`` for 10.0, ``7.5`` for 7.5, ``3.33`` for 10/3: no float noise in a grade."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    rounded = round(float(value), 2)
+    if rounded == int(rounded):
+        return str(int(rounded))
+    return f"{rounded:.2f}".rstrip("0").rstrip(".")
+
+
+def score_line(result: SubmissionResult) -> str:
+    return f"Score: {fmt_score(result.score)} / {fmt_score(result.max_score)}"
+
+
+def function_names(spec: Spec, results: Iterable[SubmissionResult] = ()) -> list[str]:
+    """Function names in spec order, then any a verdict has that the spec does not."""
+    names = [fn.name for fn in spec.functions]
+    seen = set(names)
+    for result in results:
+        for name in result.functions:
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
+    return names
+
+
+def is_extra_credit(spec: Spec, name: str, results: Iterable[SubmissionResult] = ()) -> bool:
+    try:
+        return spec.function(name).extra_credit
+    except KeyError:
+        return any(r.functions[name].extra_credit for r in results if name in r.functions)
+
+
+def public_tests(result: SubmissionResult) -> list[TestResult]:
+    return [t for t in result.tests if t.visibility == "public"]
+
+
+def hidden_tests(result: SubmissionResult) -> list[TestResult]:
+    return [t for t in result.tests if t.visibility != "public"]
+
+
+def status_counts(tests: Iterable[TestResult]) -> dict[str, int]:
+    """Counts per status, every status present, in the fixed STATUSES order."""
+    counts: Counter[str] = Counter(t.status for t in tests)
+    return {status: counts[status] for status in STATUSES}
+
+
+def status_summary(tests: Sequence[TestResult]) -> str:
+    """``12 hidden cases: 10 passed, 2 failed`` style text; all a student sees of hidden cases."""
+    counts = status_counts(tests)
+    parts = [f"{n} {status}" for status, n in counts.items() if n]
+    return ", ".join(parts) if parts else "none"
+
+
+def all_violations(result: SubmissionResult) -> list[Violation]:
+    """Every violation once, even when it is attached to several functions."""
+    seen: list[Violation] = []
+    for fn in result.functions.values():
+        for violation in fn.violations:
+            if violation not in seen:
+                seen.append(violation)
+    return seen
+
+
+def submission_file(spec: Spec) -> str:
+    return spec.submission_files[0] if spec.submission_files else "submission"
+
+
+def violation_location(violation: Violation, spec: Spec) -> str:
+    """``hw7.py:12:4``: where the banned call is, in the student's own file."""
+    where = submission_file(spec)
+    if violation.line is not None:
+        where += f":{violation.line}"
+        if violation.col is not None:
+            where += f":{violation.col}"
+    return where
+
+
+def violation_text(violation: Violation) -> str:
+    text = violation.message or f"uses banned {violation.banned}"
+    extras = []
+    if violation.layer == "runtime" and violation.case:
+        extras.append(f"at run time in case {violation.case}")
+    if not violation.counts:
+        extras.append("flagged only, no penalty")
+    if violation.evasion:
+        extras.append("looks like an attempt to hide the call")
+    return text + (f" ({'; '.join(extras)})" if extras else "")
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 120
+_REPR.maxother = 120
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 12
+_REPR.maxlevel = 4
+
+
+def short_repr(value: Any) -> str:
+    """A bounded repr for tables and headlines; full values go in diffs and call lines."""
+    return _REPR.repr(value)
+
+
+def long_repr(value: Any, width: int = 88) -> str:
+    return pprint.pformat(value, width=width, compact=True, sort_dicts=False)
+
+
+SHORT_REPR = 60  # reprs up to this long read fine side by side; longer ones get a diff
+
+
+def diff_lines(expected: Any, actual: Any) -> list[str] | None:
+    """An ``ndiff`` of expected against actual, or None when the two are short enough to compare by eye.
+
+    Multi-line strings are compared line by line as text, other values by their
+    pretty-printed reprs, so a long list differs only on the line that differs.
+    """
+    if isinstance(expected, str) and isinstance(actual, str) and ("\n" in expected or "\n" in actual):
+        left, right = expected.splitlines(), actual.splitlines()
+    else:
+        exp_repr, act_repr = repr(expected), repr(actual)
+        if len(exp_repr) <= SHORT_REPR and len(act_repr) <= SHORT_REPR:
+            return None
+        if isinstance(expected, str) and isinstance(actual, str):
+            left, right = _chunks(exp_repr), _chunks(act_repr)
+        else:
+            left = long_repr(expected, SHORT_REPR).splitlines()
+            right = long_repr(actual, SHORT_REPR).splitlines()
+    return [line.rstrip() for line in difflib.ndiff(left, right)]
+
+
+def _chunks(text: str, size: int = SHORT_REPR) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+
+
+def call_text(test: TestResult) -> str:
+    """``scrabbleScore([10, 20], [15, 5])`` for a public case."""
+    args = test.args
+    if args is None:
+        return f"{test.function}()"
+    if not isinstance(args, (list, tuple)):
+        args = (args,)
+    return f"{test.function}({', '.join(repr(a) for a in args)})"
+
+
+@dataclass(frozen=True)
+class CaseView:
+    """What a student may see of one case: everything if public, the status if hidden."""
+
+    name: str
+    function: str
+    public: bool
+    status: str
+    score: float
+    max_score: float
+    time_s: float
+    call: str | None
+    expected: str | None
+    actual: str | None
+    message: str
+    diff: tuple[str, ...] | None = None  # ndiff lines for a failed public case with long values
+
+    @classmethod
+    def of(cls, test: TestResult) -> "CaseView":
+        if test.visibility != "public":
+            # Status only: the message and stdout of a hidden case may echo its inputs.
+            return cls(test.name, test.function, False, test.status, test.score,
+                       test.max_score, test.time_s, None, None, None, "")
+        shows_values = test.status in ("passed", "failed")
+        diff = diff_lines(test.expected, test.actual) if test.status == "failed" else None
+        return cls(
+            test.name, test.function, True, test.status, test.score, test.max_score,
+            test.time_s, call_text(test),
+            long_repr(test.expected),
+            long_repr(test.actual) if shows_values else None,
+            test.message,
+            tuple(diff) if diff else None,
+        )
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+class BaseReporter:
+    """Stores the report options; subclasses set ``name`` and implement ``write``."""
+
+    name = ""
+
+    def __init__(self, options: "Mapping[str, Any] | None" = None) -> None:
+        self.options: dict[str, Any] = dict(options or {})

@@ -1,0 +1,80 @@
+"""The JSON verdicts (the CLI contract): one file per submission plus a class summary."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from grader.judge.verdict import STATUSES, SubmissionResult
+from grader.reports._atomic import atomic_write_json, safe_name
+from grader.reports._common import BaseReporter, function_names, mean, median
+from grader.spec.model import Spec
+
+SUMMARY_NAME = "summary"
+# A submission called "summary" must not overwrite the class summary.
+_RESERVED = frozenset({SUMMARY_NAME})
+
+
+def submission_json_path(submission: str, out_dir: Path) -> Path:
+    return Path(out_dir) / f"{safe_name(submission, _RESERVED)}.json"
+
+
+def write_submission_json(result: SubmissionResult, out_dir: Path) -> Path:
+    """Write ``DIR/<id>.json`` for one finished submission; the pipeline calls this as each ends."""
+    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json())
+
+
+def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]:
+    """The class summary: score statistics, per-function means, status counts, one row per submission."""
+    scores = [r.score for r in results]
+    per_function: dict[str, float | None] = {}
+    for name in function_names(spec, results):
+        values = [r.functions[name].score for r in results if name in r.functions]
+        per_function[name] = _round(mean(values))
+    status_counts = {status: 0 for status in STATUSES}
+    for result in results:
+        for test in result.tests:
+            status_counts[test.status] = status_counts.get(test.status, 0) + 1
+    return {
+        "assignment": spec.assignment,
+        "title": spec.title,
+        "max_score": spec.max_score,
+        "counts": {
+            "submissions": len(results),
+            "with_errors": sum(1 for r in results if r.errors),
+            "full_score": sum(1 for r in results if r.score >= r.max_score),
+            "tests": sum(len(r.tests) for r in results),
+        },
+        "score": {
+            "mean": _round(mean(scores)),
+            "median": _round(median(scores)),
+            "max": max(scores) if scores else None,
+            "min": min(scores) if scores else None,
+        },
+        "function_mean": per_function,
+        "status_counts": status_counts,
+        "submissions": [
+            {
+                "submission": r.submission,
+                "score": r.score,
+                "max_score": r.max_score,
+                "errors": len(r.errors),
+                "file": submission_json_path(r.submission, Path(".")).name,
+            }
+            for r in results
+        ],
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+class JsonReporter(BaseReporter):
+    """``DIR/<id>.json`` per submission and ``DIR/summary.json``."""
+
+    name = "json"
+
+    def write(self, results: Sequence[SubmissionResult], spec: Spec, out_dir: Path) -> list[Path]:
+        written = [write_submission_json(result, out_dir) for result in results]
+        written.append(atomic_write_json(Path(out_dir) / f"{SUMMARY_NAME}.json", summarize(results, spec)))
+        return written

@@ -1,0 +1,201 @@
+"""The report registry, write_reports, atomic writes, file names, and the JSON/CSV writers."""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from grader.judge.verdict import SubmissionResult
+from grader.reports import (
+    REPORTERS,
+    UnknownFormatError,
+    atomic_write_text,
+    get_reporter,
+    register_reporter,
+    safe_name,
+    write_reports,
+    write_submission_json,
+)
+from grader.reports._atomic import TEMP_PREFIX
+
+FIXTURES = Path(__file__).parent / "fixtures" / "reports"
+_spec = importlib.util.spec_from_file_location("reports_batch_core", FIXTURES / "batch.py")
+batch = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(batch)
+
+FILE_FORMATS = [name for name in REPORTERS if name != "terminal"]
+
+
+def _temp_files(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.name.startswith(TEMP_PREFIX)]
+
+
+def test_registry_names_every_format():
+    assert set(REPORTERS) == {"json", "csv", "gradescope", "junit", "markdown", "html", "terminal"}
+    for name, cls in REPORTERS.items():
+        assert cls.name == name
+
+
+def test_unknown_format_names_the_known_ones():
+    with pytest.raises(UnknownFormatError) as info:
+        get_reporter("pdf")
+    message = str(info.value)
+    assert "'pdf'" in message
+    for name in REPORTERS:
+        assert name in message
+
+
+def test_register_refuses_a_second_class_for_a_name():
+    class Fake:
+        name = "json"
+
+        def __init__(self, options=None):
+            pass
+
+        def write(self, results, spec, out_dir):
+            return []
+
+    with pytest.raises(ValueError, match="already registered"):
+        register_reporter(Fake)
+
+
+def test_write_reports_checks_every_name_before_writing(tmp_path):
+    with pytest.raises(UnknownFormatError):
+        write_reports(batch.make_batch(), batch.make_spec(), tmp_path, ["csv", "nope"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_reports_always_writes_json_and_leaves_no_temp_files(tmp_path):
+    written = write_reports(batch.make_batch(), batch.make_spec(), tmp_path, ["csv"])
+    assert (tmp_path / "summary.json") in written
+    assert (tmp_path / "alice.json") in written
+    assert (tmp_path / "grades.csv") in written
+    assert all(p.exists() for p in written)
+    assert _temp_files(tmp_path) == []
+
+
+def test_every_file_format_together_leaves_no_temp_files(tmp_path):
+    written = write_reports(batch.make_batch(), batch.make_spec(True), tmp_path, FILE_FORMATS)
+    on_disk = {p for p in tmp_path.rglob("*") if p.is_file()}
+    assert set(written) == on_disk
+    assert _temp_files(tmp_path) == []
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path, monkeypatch):
+    target = tmp_path / "grades.csv"
+    atomic_write_text(target, "old\n")
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write_text(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert _temp_files(tmp_path) == []
+
+
+def test_atomic_write_replaces_and_is_readable(tmp_path):
+    target = tmp_path / "sub" / "x.txt"
+    atomic_write_text(target, "one")
+    atomic_write_text(target, "two")
+    assert target.read_text() == "two"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o644)
+
+
+def test_safe_name_is_stable_unique_and_path_free():
+    assert safe_name("gburdell3") == "gburdell3"
+    weird = safe_name("../../etc/passwd")
+    assert "/" not in weird and ".." not in weird
+    assert safe_name("a b") != safe_name("a_b")
+    assert safe_name("a b") == safe_name("a b")
+    assert safe_name("summary", frozenset({"summary"})) != "summary"
+
+
+# ------------------------------------------------------------------ json
+
+def test_submission_json_round_trips(tmp_path):
+    for result in batch.make_batch():
+        path = write_submission_json(result, tmp_path)
+        data = json.loads(path.read_text())
+        assert data == json.loads(json.dumps(result.to_json()))
+        again = SubmissionResult.from_json(data)
+        assert again.score == result.score and again.submission == result.submission
+
+
+def test_a_submission_called_summary_does_not_overwrite_the_summary(tmp_path):
+    result = batch.make_batch()[0]
+    clash = replace(result, submission="summary")
+    write_reports([clash], batch.make_spec(), tmp_path, [])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["submissions"][0]["submission"] == "summary"
+    assert (tmp_path / summary["submissions"][0]["file"]).exists()
+
+
+def test_summary_reports_the_judges_scores(tmp_path):
+    results = batch.make_batch()
+    write_reports(results, batch.make_spec(), tmp_path, [])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["assignment"] == "hw_demo"
+    assert summary["counts"]["submissions"] == 6
+    assert summary["counts"]["with_errors"] == 2
+    assert summary["score"] == {"mean": 8.75, "median": 7.5, "max": 25, "min": 0}
+    assert summary["function_mean"]["sum_list"] == 2.5
+    assert list(summary["function_mean"]) == ["scrabbleScore", "sum_list", "bonus"]
+    assert summary["status_counts"]["timeout"] == 1
+    assert sum(summary["status_counts"].values()) == sum(len(r.tests) for r in results)
+    rows = {row["submission"]: row for row in summary["submissions"]}
+    assert rows["dave"]["errors"] == 2
+    assert rows["alice"]["score"] == 25  # extra credit above max is the judge's call, kept as is
+
+
+def test_summary_of_no_submissions(tmp_path):
+    write_reports([], batch.make_spec(), tmp_path, ["csv"])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["score"]["mean"] is None and summary["submissions"] == []
+
+
+# ------------------------------------------------------------------ csv
+
+def _csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_grades_csv_has_spec_order_columns(tmp_path):
+    write_reports(batch.make_batch(), batch.make_spec(), tmp_path, ["csv"])
+    with (tmp_path / "grades.csv").open(newline="") as handle:
+        header = next(csv.reader(handle))
+    assert header == ["id", "score", "max_score", "scrabbleScore", "sum_list", "bonus"]
+    rows = {r["id"]: r for r in _csv(tmp_path / "grades.csv")}
+    assert rows["bob"] == {"id": "bob", "score": "10", "max_score": "20",
+                           "scrabbleScore": "5", "sum_list": "5", "bonus": "0"}
+    assert rows["mal/../<b>lory</b>"]["score"] == "2.5"
+
+
+def test_gradebook_uses_the_configured_id_column(tmp_path):
+    write_reports(batch.make_batch(), batch.make_spec(), tmp_path, ["csv"],
+                  {"id_column": "Username", "points_possible_row": True})
+    rows = _csv(tmp_path / "gradebook.csv")
+    assert list(rows[0]) == ["Username", "Demo Homework 7", "hw_demo: scrabbleScore",
+                             "hw_demo: sum_list", "hw_demo: bonus"]
+    assert rows[0]["Username"] == "Points Possible" and rows[0]["Demo Homework 7"] == "20"
+    by_id = {r["Username"]: r for r in rows[1:]}
+    assert by_id["carol"]["Demo Homework 7"] == "10"
+    assert by_id["carol"]["hw_demo: sum_list"] == "0"
+
+
+def test_gradebook_default_id_column_and_formula_ids(tmp_path):
+    result = batch.make_batch()[1]
+    evil = replace(result, submission="=HYPERLINK(\"x\")")
+    write_reports([evil], batch.make_spec(), tmp_path, ["csv"])
+    text = (tmp_path / "gradebook.csv").read_text()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == "SIS User ID"
+    assert rows[1][0].startswith("'=")
