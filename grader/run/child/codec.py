@@ -1,0 +1,213 @@
+"""Plain-value codec shared by the parent and the sandboxed child.
+
+Standalone on purpose (no ``grader`` imports): it is bound read-only into the
+sandbox and imported there by the child harness.
+
+Only *plain* values cross the boundary, checked with exact type tests so that
+student-made subclasses (a ``str`` subclass, a class whose ``__eq__`` is always
+True, ...) are refused with a message naming the type:
+
+    None, bool, int, float, str, bytes, list, tuple, dict, set, frozenset
+
+JSON carries lists, strings, numbers, booleans and null natively.  Every JSON
+*object* is a tag with exactly one key:
+
+    {"t": [...]}            tuple
+    {"s": [...]}            set
+    {"f": [...]}            frozenset
+    {"d": {"k": v, ...}}    dict with only str keys
+    {"D": [[k, v], ...]}    dict with any other keys
+    {"b": "base64"}         bytes
+
+so the parent gets back exactly the Python types the child had.  NaN and
+infinities, ints with more than ``MAX_INT_DIGITS`` digits and nesting deeper
+than ``MAX_DEPTH`` are refused.  Decoding never builds anything but these
+types and never calls ``==`` or ``__hash__`` on foreign objects.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import math
+
+MAX_DEPTH = 100
+MAX_INT_DIGITS = 4300
+MAX_LINE_BYTES = 4 * 1024 * 1024
+# |n| < 10**4300 is checked cheaply through the bit length first.
+_MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219280948873626) + 1
+
+
+class CodecError(ValueError):
+    """A value (or a line) that is not a plain value; the message is for people."""
+
+
+def _type_name(x) -> str:
+    t = type(x)
+    mod = getattr(t, "__module__", None)
+    try:
+        name = t.__qualname__
+        if type(name) is not str:
+            name = "?"
+    except Exception:  # pragma: no cover - hostile metaclass
+        name = "?"
+    if type(mod) is str and mod not in ("builtins", "__main__"):
+        return f"{mod}.{name}"
+    return name
+
+
+def _check_int(x: int) -> None:
+    bits = x.bit_length()
+    too_big = bits > _MAX_INT_BITS
+    if not too_big and bits > _MAX_INT_BITS - 8:
+        try:
+            too_big = len(str(abs(x))) > MAX_INT_DIGITS
+        except ValueError:      # the interpreter's own int/str limit
+            too_big = True
+    if too_big:
+        raise CodecError(f"an int with more than {MAX_INT_DIGITS} digits, which is too large to pass back")
+
+
+def _check_float(x: float) -> None:
+    if math.isnan(x):
+        raise CodecError("NaN, which is not a plain value")
+    if math.isinf(x):
+        raise CodecError(f"{'-' if x < 0 else ''}infinity, which is not a plain value")
+
+
+def encode(value, _depth: int = 0):
+    """Python plain value -> JSON-ready structure.  Raises CodecError."""
+    if _depth > MAX_DEPTH:
+        raise CodecError(f"a value nested deeper than {MAX_DEPTH} levels (or a value that contains itself)")
+    t = type(value)
+    if value is None or t is bool or t is str:
+        return value
+    if t is int:
+        _check_int(value)
+        return value
+    if t is float:
+        _check_float(value)
+        return value
+    d = _depth + 1
+    if t is list:
+        return [encode(v, d) for v in value]
+    if t is tuple:
+        return {"t": [encode(v, d) for v in value]}
+    if t is set:
+        return {"s": [encode(v, d) for v in value]}
+    if t is frozenset:
+        return {"f": [encode(v, d) for v in value]}
+    if t is dict:
+        items = list(value.items())
+        if all(type(k) is str for k, _ in items):
+            return {"d": {k: encode(v, d) for k, v in items}}
+        return {"D": [[encode(k, d), encode(v, d)] for k, v in items]}
+    if t is bytes:
+        return {"b": base64.b64encode(value).decode("ascii")}
+    raise CodecError(f"an object of type {_type_name(value)}, which is not a plain value")
+
+
+def _hashable(x, what: str):
+    try:
+        hash(x)
+    except TypeError:
+        raise CodecError(f"an unhashable {type(x).__name__} used as a {what}") from None
+    return x
+
+
+def decode(obj, _depth: int = 0):
+    """JSON structure (as produced by ``json.loads``) -> Python plain value."""
+    if _depth > MAX_DEPTH:
+        raise CodecError(f"a value nested deeper than {MAX_DEPTH} levels")
+    t = type(obj)
+    if obj is None or t is bool or t is str:
+        return obj
+    if t is int:
+        _check_int(obj)
+        return obj
+    if t is float:
+        _check_float(obj)
+        return obj
+    d = _depth + 1
+    if t is list:
+        return [decode(v, d) for v in obj]
+    if t is dict:
+        if len(obj) != 1:
+            raise CodecError("a malformed value (an untagged JSON object)")
+        (tag, body), = obj.items()
+        if tag == "d" and type(body) is dict:
+            return {k: decode(v, d) for k, v in body.items()}
+        if tag == "b" and type(body) is str:
+            try:
+                return base64.b64decode(body.encode("ascii"), validate=True)
+            except Exception:
+                raise CodecError("malformed bytes") from None
+        if type(body) is not list:
+            raise CodecError(f"a malformed value (tag {tag!r})")
+        if tag == "t":
+            return tuple(decode(v, d) for v in body)
+        if tag == "s":
+            return {_hashable(decode(v, d), "set element") for v in body}
+        if tag == "f":
+            return frozenset(_hashable(decode(v, d), "set element") for v in body)
+        if tag == "D":
+            out = {}
+            for pair in body:
+                if type(pair) is not list or len(pair) != 2:
+                    raise CodecError("a malformed dict item")
+                out[_hashable(decode(pair[0], d), "dict key")] = decode(pair[1], d)
+            return out
+        raise CodecError(f"a malformed value (unknown tag {tag!r})")
+    raise CodecError(f"a malformed value of JSON type {t.__name__}")  # pragma: no cover
+
+
+def _reject_constant(name):
+    raise CodecError(f"{name}, which is not a plain value")
+
+
+def _no_duplicate_keys(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise CodecError(f"a JSON object with the key {k!r} twice")
+        out[k] = v
+    return out
+
+
+def dumps_line(message: dict) -> bytes:
+    """A protocol message (a dict of JSON-ready parts) -> one line of bytes."""
+    data = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii") + b"\n"
+    if len(data) > MAX_LINE_BYTES:
+        raise CodecError(f"a message of {len(data)} bytes, more than the limit of {MAX_LINE_BYTES}")
+    return data
+
+
+def loads_line(line: bytes) -> dict:
+    """One received line -> protocol message.  Strict: one JSON object, no NaN,
+    no duplicate keys, size-capped, trailing newline optional."""
+    if len(line) > MAX_LINE_BYTES:
+        raise CodecError(f"a line of {len(line)} bytes, more than the limit of {MAX_LINE_BYTES}")
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if b"\n" in line:
+        raise CodecError("more than one line")
+    try:
+        text = line.decode("utf-8")
+        obj = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+    except CodecError:
+        raise
+    except RecursionError:
+        raise CodecError(f"a value nested deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise CodecError(f"a line that is not well-formed JSON ({str(e)[:100]})") from None
+    if type(obj) is not dict:
+        raise CodecError("a line that is not a JSON object")
+    return obj
+
+
+def encode_value(value):
+    """encode() with a uniform message prefix, for results."""
+    return encode(value)
+
+
+def decode_value(obj):
+    return decode(obj)

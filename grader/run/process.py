@@ -1,0 +1,321 @@
+"""Whole programs (a console game in Python or Java, ``javac``) in the same
+isolation as sessions: bwrap as the slot's uid, private tmpfs scratch as cwd,
+rlimits, no capabilities, no network.  Knows nothing about grading.
+
+    p = spawn(["python3", "game.py"], {"game.py": src}, limits=Limits())
+    p.read_until("Hit or stand?", timeout=2); p.send("h\\n"); ...; p.wait(2)
+
+    r = run(["javac", "Main.java"], files, "", limits=Limits(), timeout=30,
+            binds=["/usr/lib/jvm"])
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Mapping, Pattern, Sequence, Union
+
+from . import _bwrap
+from .sandbox import IsolationProfile, Limits, probe
+
+SHIM = "/opt/grader/_gradechild/harness.py"
+
+Matcher = Union[str, Pattern[str], Callable[[str], bool]]
+
+
+@dataclass(frozen=True)
+class ProgramResult:
+    stdout: str
+    stderr: str
+    exit_code: int | None
+    timed_out: bool
+    killed_reason: str          # "" | "timeout" | "cpu time limit" | "killed (SIGKILL)" | "crashed (SIGSEGV)" ...
+    time_s: float               # CPU time (user+sys) of the program and its waited-for children
+    truncated: bool = False
+
+
+def _reason(code: int | None) -> str:
+    if code is None:
+        return ""
+    sig = -code if code < 0 else (code - 128 if code > 128 else 0)
+    if not sig:
+        return ""
+    if hasattr(signal, "SIGXCPU") and sig == signal.SIGXCPU:
+        return "cpu time limit"
+    if sig == signal.SIGKILL:
+        return "killed (SIGKILL)"
+    try:
+        return f"crashed ({signal.Signals(sig).name})"
+    except ValueError:
+        return ""
+
+
+class Program:
+    """A running program; its stdout is read by the caller, stderr in the background."""
+
+    def __init__(self, popen: subprocess.Popen, limits: Limits, cleanup: Callable[[], None]):
+        self._p = popen
+        self._limits = limits
+        self._cleanup = cleanup
+        self._pending = ""          # received, not yet returned
+        self._taken = 0             # bytes of stdout kept so far
+        self.truncated = False
+        self._eof = False
+        self._dec = __import__("codecs").getincrementaldecoder("utf-8")("replace")
+        self._err = bytearray()
+        self._err_thread = threading.Thread(target=self._drain_err, daemon=True)
+        self._err_thread.start()
+        self.returncode: int | None = None
+        self.time_s = 0.0
+        self.killed_reason = ""
+        os.set_blocking(self._p.stdout.fileno(), False)
+
+    @property
+    def pid(self) -> int:
+        return self._p.pid
+
+    @property
+    def stderr(self) -> str:
+        return bytes(self._err).decode("utf-8", "replace")
+
+    def _drain_err(self):
+        f = self._p.stderr
+        try:
+            while True:
+                chunk = f.read1(65536) if hasattr(f, "read1") else f.read(65536)
+                if not chunk:
+                    break
+                room = self._limits.output_bytes - len(self._err)
+                if room > 0:
+                    self._err += chunk[:room]
+                if len(chunk) > max(room, 0):
+                    self.truncated = True
+        except (OSError, ValueError):
+            pass
+
+    def _pump(self, timeout: float) -> bool:
+        """Read what is available within timeout; False at EOF."""
+        if self._eof:
+            return False
+        fd = self._p.stdout.fileno()
+        r, _, _ = select.select([fd], [], [], max(0.0, timeout))
+        if not r:
+            return True
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return True
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._eof = True
+            self._pending += self._dec.decode(b"", final=True)
+            return False
+        room = self._limits.output_bytes - self._taken
+        if len(chunk) > room:
+            self.truncated = True
+            chunk = chunk[:max(room, 0)]
+        self._taken += len(chunk)
+        self._pending += self._dec.decode(chunk)
+        return True
+
+    def send(self, text: str) -> bool:
+        """Write to the program's stdin.  False if it no longer reads."""
+        try:
+            self._p.stdin.write(text.encode("utf-8"))
+            self._p.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+
+    def close_stdin(self) -> None:
+        try:
+            self._p.stdin.close()
+        except OSError:
+            pass
+
+    def read_until(self, pattern: Matcher, timeout: float) -> str:
+        """Output up to and including the first match of pattern (a substring,
+        a compiled regex, or a predicate on the text so far).  On timeout or
+        EOF without a match, returns everything received (check it)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self._pending
+            end = None
+            if callable(pattern) and not isinstance(pattern, (str, re.Pattern)):
+                if pattern(text):
+                    end = len(text)
+            elif isinstance(pattern, re.Pattern):
+                m = pattern.search(text)
+                if m:
+                    end = m.end()
+            else:
+                i = text.find(pattern)
+                if i >= 0:
+                    end = i + len(pattern)
+            if end is not None:
+                self._pending = text[end:]
+                return text[:end]
+            left = deadline - time.monotonic()
+            if left <= 0 or self._eof:
+                self._pending = ""
+                return text
+            self._pump(min(left, 0.5))
+
+    def read_all(self, timeout: float) -> str:
+        """Everything until EOF (or until timeout)."""
+        deadline = time.monotonic() + timeout
+        while not self._eof and time.monotonic() < deadline:
+            self._pump(min(deadline - time.monotonic(), 0.5))
+        text, self._pending = self._pending, ""
+        return text
+
+    def poll(self) -> int | None:
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            pid, status, ru = os.wait4(self._p.pid, os.WNOHANG)
+        except ChildProcessError:
+            self.returncode = self._p.poll() if self._p.returncode is None else self._p.returncode
+            return self.returncode
+        if pid == 0:
+            return None
+        self.time_s = ru.ru_utime + ru.ru_stime
+        self.returncode = os.waitstatus_to_exitcode(status)
+        self._p.returncode = self.returncode
+        if not self.killed_reason:
+            self.killed_reason = _reason(self.returncode)
+        self._finish()
+        return self.returncode
+
+    def wait(self, timeout: float) -> int | None:
+        """Exit status (negative: killed by that signal), or None if still running."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rc = self.poll()
+            if rc is not None or time.monotonic() >= deadline:
+                return rc
+            time.sleep(0.005)
+
+    def kill(self, reason: str = "killed") -> None:
+        if self.returncode is None:
+            if not self.killed_reason:
+                self.killed_reason = reason
+            try:
+                os.killpg(self._p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                self._p.kill()
+            except OSError:
+                pass
+            self.wait(5)
+        self._finish()
+
+    def _finish(self):
+        for f in (self._p.stdin,):
+            try:
+                f.close()
+            except OSError:
+                pass
+        if self._cleanup:
+            c, self._cleanup = self._cleanup, None
+            c()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+
+
+def _encode_files(files: Mapping[str, str | bytes]) -> dict[str, str]:
+    out = {}
+    for name, data in files.items():
+        norm = os.path.normpath(name)
+        if os.path.isabs(norm) or norm.startswith(".."):
+            raise ValueError(f"bad file name for the scratch folder: {name!r}")
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        out[norm] = base64.b64encode(bytes(data)).decode("ascii")
+    return out
+
+
+def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limits = Limits(),
+          binds: Sequence = (), env: Mapping[str, str] | None = None,
+          profile: IsolationProfile | None = None, slot: int = 0) -> Program:
+    """Start argv with files in a private scratch folder as cwd."""
+    profile = profile or probe()
+    L = limits
+    lim = {"memory_mb": L.memory_mb, "cpu_s": L.cpu_s, "nproc": L.nproc, "fsize_mb": L.fsize_mb,
+           "nofile": L.nofile, "scratch_mb": L.scratch_mb}
+    cfg = {"argv": list(argv), "files": _encode_files(files), "limits": lim,
+           "isolated": profile.uses_bwrap, "env": dict(env) if env is not None else None}
+    cleanup = None
+    scratch = None
+    if not profile.uses_bwrap or not _bwrap.is_root():
+        from .sandbox import _count_own_processes
+        lim["nproc_abs"] = L.nproc + _count_own_processes()
+    if not profile.uses_bwrap:
+        scratch = tempfile.mkdtemp(prefix="grader-prog-")
+        cfg["scratch"] = scratch
+        if env is None:
+            cfg["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+                          "HOME": scratch}
+
+        def cleanup():
+            shutil.rmtree(scratch, ignore_errors=True)
+    data = json.dumps(cfg).encode()
+    rfd, wfd = os.pipe()
+    # the config can exceed a pipe's buffer: write it from a thread
+    threading.Thread(target=_write_all, args=(wfd, data), daemon=True).start()
+    if profile.uses_bwrap:
+        cmd = [os.path.realpath(sys.executable), "-I", "-S", SHIM, "exec", str(rfd)]
+        argv_ = _bwrap.build(cmd, slot=slot, tmp_mb=L.scratch_mb, binds=tuple(binds)).argv
+        penv = {"PATH": "/usr/bin:/bin"}
+    else:
+        argv_ = [sys.executable, "-I", "-S", os.path.join(_bwrap.CHILD_DIR, "harness.py"), "exec", str(rfd)]
+        penv = None
+    try:
+        p = subprocess.Popen(argv_, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             pass_fds=(rfd,), start_new_session=True, env=penv, close_fds=True)
+    finally:
+        os.close(rfd)
+    return Program(p, limits, cleanup)
+
+
+def _write_all(fd: int, data: bytes):
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except OSError:
+        pass
+
+
+def run(argv: Sequence[str], files: Mapping[str, str | bytes], stdin: str = "", *, limits: Limits = Limits(),
+        timeout: float, binds: Sequence = (), env: Mapping[str, str] | None = None,
+        profile: IsolationProfile | None = None, slot: int = 0) -> ProgramResult:
+    """Run argv to completion with stdin; wall-clock timeout kills it."""
+    p = spawn(argv, files, limits=limits, binds=binds, env=env, profile=profile, slot=slot)
+    t = threading.Thread(target=lambda: (p.send(stdin), p.close_stdin()), daemon=True)
+    t.start()
+    out = p.read_all(timeout)
+    timed_out = False
+    rc = p.wait(max(0.5, min(2.0, timeout)))
+    if rc is None:
+        timed_out = True
+        p.kill("timeout")
+        rc = p.returncode
+    p._err_thread.join(1.0)
+    return ProgramResult(stdout=out, stderr=p.stderr, exit_code=rc, timed_out=timed_out,
+                         killed_reason=p.killed_reason, time_s=p.time_s, truncated=p.truncated)

@@ -1,0 +1,582 @@
+"""Sandboxed runner for student functions.  Knows nothing about grading.
+
+One :class:`Sandbox` per worker slot starts a long-lived *zygote* inside
+bubblewrap (run as an unprivileged per-slot uid) that has already imported the
+child harness.  Each :class:`Session` costs one fork: the zygote forks a child
+into a fresh pid + mount namespace with its own tmpfs scratch, rlimits, no
+capabilities and no_new_privs, and hands the parent the child's end of a fresh
+socketpair.  Parent and child then speak strict JSON lines in lockstep (see
+``child/codec.py``): one request, exactly one reply carrying the request's
+nonce.  Anything else is a protocol violation.
+
+Without bubblewrap (a student's own machine, macOS) the same zygote runs as a
+plain subprocess with rlimits only; its profile says ``secure=False``.
+"""
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping, Sequence
+
+from . import _bwrap
+from .child import codec
+
+HARNESS = os.path.join(_bwrap.CHILD_DIR, "harness.py")
+SANDBOX_HARNESS = _bwrap.SANDBOX_CHILD_PKG + "/harness.py"
+
+
+class SandboxError(RuntimeError):
+    """The sandbox itself could not be started or talked to."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory_mb: int = 1024        # RLIMIT_AS of the child
+    cpu_s: int = 120             # RLIMIT_CPU of one session (whole submission)
+    nproc: int = 32
+    fsize_mb: int = 16           # RLIMIT_FSIZE
+    nofile: int = 64
+    output_bytes: int = 32_000   # captured stdout+stderr kept per call
+    scratch_mb: int = 64         # size of the writable scratch tmpfs
+
+
+@dataclass(frozen=True)
+class IsolationProfile:
+    name: str
+    layers: tuple[str, ...]
+    secure: bool
+
+    def describe(self) -> str:
+        tag = "fit for untrusted code" if self.secure else "NOT fit for untrusted code"
+        return f"isolation {self.name} ({tag}): {', '.join(self.layers) or 'no layers'}"
+
+    @property
+    def uses_bwrap(self) -> bool:
+        return self.name.startswith("bwrap")
+
+
+@dataclass
+class LoadResult:
+    ok: bool
+    kind: Literal["ok", "syntax", "import-error", "timeout", "crashed", "protocol"]
+    message: str = ""
+    lineno: int | None = None
+    line: str | None = None
+    names: tuple[str, ...] = ()
+    stdout: str = ""
+    exception: dict | None = None
+
+
+@dataclass(frozen=True)
+class CallResult:
+    status: Literal["ok", "error", "timeout", "crashed", "protocol"]
+    value: Any = None
+    time_s: float = 0.0
+    wall_s: float = 0.0
+    stdout: str = ""
+    exception: dict | None = None
+    detail: str = ""
+    watch_hits: tuple[dict, ...] = ()
+    tampered: bool = False
+
+
+# ------------------------------------------------------------------ probe
+_BWRAP_LAYERS = ("user-ns", "pid-ns", "net-ns", "ipc-ns", "uts-ns", "cgroup-ns", "mount-ns",
+                 "pid-ns-per-session", "private-tmpfs-scratch", "read-only-root", "no-userns",
+                 "cap-drop", "no-new-privs", "non-dumpable-zygote", "rlimits")
+_probe_cache: IsolationProfile | None = None
+_probe_lock = threading.Lock()
+
+
+def _fallback_profile() -> IsolationProfile:
+    if sys.platform == "win32" or not hasattr(os, "fork"):
+        return IsolationProfile("none", (), False)
+    return IsolationProfile("rlimits", ("rlimits", "own-session"), False)
+
+
+def probe() -> IsolationProfile:
+    """Which isolation this machine supports (cached).  Tries a real sandboxed
+    session when bubblewrap is present, so a profile claiming bwrap works."""
+    global _probe_cache
+    with _probe_lock:
+        if _probe_cache is not None:
+            return _probe_cache
+        prof = _fallback_profile()
+        if sys.platform.startswith("linux") and _bwrap.bwrap_path() and hasattr(socket, "send_fds"):
+            layers = _BWRAP_LAYERS + (("unprivileged-uid",) if _bwrap.is_root() else ())
+            name = "bwrap+uid+rlimits" if _bwrap.is_root() else "bwrap+rlimits"
+            cand = IsolationProfile(name, layers, True)
+            try:
+                with Sandbox(cand, Limits(), slot=999) as sb:
+                    with sb.session({"probe_mod.py": "def f():\n    return 1\n"}, "probe_mod.py") as s:
+                        r = s.call("f", [], time_limit=5)
+                        if s.load.ok and r.status == "ok" and r.value == 1:
+                            prof = cand
+            except Exception:
+                pass
+        _probe_cache = prof
+        return prof
+
+
+# ------------------------------------------------------------------ channel helpers
+def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None):
+    """Read until one newline.  Returns (line, reason); reason is '' on success,
+    else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
+    while True:
+        i = buf.find(b"\n")
+        if i >= 0:
+            line = bytes(buf[:i + 1])
+            del buf[:i + 1]
+            return line, ""
+        if len(buf) > codec.MAX_LINE_BYTES:
+            return None, "oversized"
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        r, _, _ = select.select([sock], [], [], timeout)
+        if not r:
+            return None, "timeout"
+        try:
+            chunk = sock.recv(1 << 20)
+        except (ConnectionResetError, OSError):
+            chunk = b""
+        if not chunk:
+            return None, "eof"
+        buf += chunk
+
+
+def _pending(sock: socket.socket, buf: bytearray) -> bool:
+    if buf:
+        return True
+    try:
+        r, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return bool(r)
+
+
+_SIGNAMES = {signal.SIGSEGV: "segmentation fault (SIGSEGV)", signal.SIGKILL: "SIGKILL",
+             signal.SIGABRT: "abort (SIGABRT)", signal.SIGBUS: "bus error (SIGBUS)",
+             signal.SIGFPE: "arithmetic fault (SIGFPE)", signal.SIGILL: "illegal instruction (SIGILL)"}
+if hasattr(signal, "SIGXCPU"):
+    _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
+
+
+def _status_detail(status: dict | None, limits: Limits) -> str:
+    if not status:
+        return "the process died"
+    if "exit" in status:
+        return f"the process exited with status {status['exit']} (os._exit or a fatal error)"
+    sig = status.get("signal")
+    if hasattr(signal, "SIGXCPU") and sig == signal.SIGXCPU:
+        return f"killed: CPU time limit of the submission ({limits.cpu_s} s) exceeded"
+    if sig == signal.SIGKILL:
+        return "the process was killed (SIGKILL)"
+    try:
+        name = _SIGNAMES.get(sig) or signal.Signals(sig).name
+    except Exception:
+        name = f"signal {sig}"
+    return f"the process crashed: {name}"
+
+
+# ------------------------------------------------------------------ Sandbox
+class Sandbox:
+    """One worker slot; runs sessions one at a time."""
+
+    def __init__(self, profile: IsolationProfile | None = None, limits: Limits = Limits(), slot: int = 0):
+        self.profile = profile or probe()
+        self.limits = limits
+        self.slot = slot
+        self._proc: subprocess.Popen | None = None
+        self._ctl: socket.socket | None = None
+        self._ctl_buf = bytearray()
+        self._fds: list[int] = []
+        self._scratch_root: str | None = None
+        self._closed = False
+        self.zygote_starts = 0
+
+    # -- zygote -----------------------------------------------------------
+    def _start(self):
+        self._stop()
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        cfg = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap}
+        if self.profile.uses_bwrap:
+            cfg["sys_path"] = _bwrap.site_dirs()
+            cmd = [os.path.realpath(sys.executable), "-I", "-S", SANDBOX_HARNESS]
+            import json
+            b = _bwrap.build(cmd + [json.dumps(cfg)], slot=self.slot, tmp_mb=self.limits.scratch_mb)
+            argv = b.argv
+            env = {"PATH": "/usr/bin:/bin"}
+        else:
+            import json
+            import tempfile
+            self._scratch_root = tempfile.mkdtemp(prefix=f"grader-slot{self.slot}-")
+            cfg["scratch_root"] = self._scratch_root
+            cfg["sys_path"] = _bwrap.site_dirs()
+            argv = [sys.executable, "-I", "-S", HARNESS, json.dumps(cfg)]
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+                   "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+        try:
+            self._proc = subprocess.Popen(argv, pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL,
+                                          stdout=subprocess.DEVNULL,
+                                          stderr=None if os.environ.get("GRADER_SANDBOX_DEBUG") else subprocess.PIPE,
+                                          start_new_session=True, env=env, close_fds=True)
+        finally:
+            child.close()
+        self._ctl = parent
+        self._ctl_buf = bytearray()
+        self.zygote_starts += 1
+        line, why = _read_line(parent, self._ctl_buf, time.monotonic() + 20)
+        if why:
+            err = b""
+            try:
+                self._proc.kill()
+                err = self._proc.stderr.read()[-2000:] if self._proc.stderr else b""
+            except Exception:
+                pass
+            self._stop()
+            raise SandboxError(f"the sandbox did not start ({why}): {err.decode(errors='replace').strip()}")
+        # from now on stderr of the zygote is not read; avoid a full pipe
+        if self._proc.stderr is not None:
+            threading.Thread(target=_drain, args=(self._proc.stderr,), daemon=True).start()
+
+    def _stop(self):
+        if self._ctl is not None:
+            try:
+                self._ctl.close()
+            except OSError:
+                pass
+            self._ctl = None
+        if self._proc is not None:
+            p = self._proc
+            self._proc = None
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                p.kill()
+            except OSError:
+                pass
+            try:
+                p.wait(5)
+            except Exception:
+                pass
+
+    def _request(self, msg: dict, want_fd: bool = False, timeout: float = 20.0):
+        """One control request, one reply (and an fd for 'spawn').  Restarts a
+        dead zygote once."""
+        for attempt in (0, 1):
+            if self._ctl is None or self._proc is None or self._proc.poll() is not None:
+                self._start()
+            try:
+                self._ctl.sendall(codec.dumps_line(msg))
+                reply, fd = self._recv_reply(want_fd, time.monotonic() + timeout)
+                return reply, fd
+            except (OSError, SandboxError):
+                self._stop()
+                if attempt:
+                    raise SandboxError("the sandbox's zygote stopped answering")
+        raise AssertionError("unreachable")
+
+    def _recv_reply(self, want_fd: bool, deadline: float):
+        fds: list[int] = []
+        buf = self._ctl_buf
+        while b"\n" not in buf:
+            r, _, _ = select.select([self._ctl], [], [], max(0.0, deadline - time.monotonic()))
+            if not r:
+                raise SandboxError("the zygote did not answer in time")
+            data, got, _flags, _addr = socket.recv_fds(self._ctl, 1 << 16, 4)
+            fds += got
+            if not data:
+                raise SandboxError("the zygote closed the control channel")
+            buf += data
+        i = buf.find(b"\n")
+        line = bytes(buf[:i])
+        del buf[:i + 1]
+        reply = codec.loads_line(line)
+        if want_fd:
+            if len(fds) != 1:
+                for f in fds:
+                    os.close(f)
+                raise SandboxError("the zygote did not pass a channel")
+            return reply, fds[0]
+        for f in fds:
+            os.close(f)
+        return reply, None
+
+    # -- public -----------------------------------------------------------
+    def session(self, files: Mapping[str, str | bytes], main: str, watch: Sequence[str] = (),
+                *, load_time_limit: float = 10.0) -> "Session":
+        if self._closed:
+            raise SandboxError("the sandbox is closed")
+        return Session(self, files, main, watch, load_time_limit)
+
+    def close(self) -> None:
+        self._closed = True
+        self._stop()
+        if self._scratch_root:
+            import shutil
+            shutil.rmtree(self._scratch_root, ignore_errors=True)
+            self._scratch_root = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):  # pragma: no cover - best effort
+        try:
+            self._stop()
+        except Exception:
+            pass
+
+
+def _drain(f):
+    try:
+        while f.read(65536):
+            pass
+    except Exception:
+        pass
+
+
+# ------------------------------------------------------------------ Session
+_VALID_NAME = None
+
+
+def _check_files(files: Mapping[str, str | bytes], main: str) -> dict[str, str]:
+    out = {}
+    for name, data in files.items():
+        norm = os.path.normpath(name)
+        if os.path.isabs(norm) or norm.startswith("..") or norm in (".", ""):
+            raise ValueError(f"bad file name for the scratch folder: {name!r}")
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        out[norm] = base64.b64encode(bytes(data)).decode("ascii")
+    if os.path.normpath(main) not in out:
+        raise ValueError(f"main file {main!r} is not among the files")
+    return out
+
+
+class Session:
+    """One submission loaded in one child process."""
+
+    def __init__(self, sandbox: Sandbox, files, main: str, watch: Sequence[str], load_time_limit: float):
+        self.sandbox = sandbox
+        self.limits = sandbox.limits
+        self.main = os.path.normpath(main)
+        self.watch = tuple(watch)
+        self.load_time_limit = float(load_time_limit)
+        self._files = _check_files(files, main)
+        self._chan: socket.socket | None = None
+        self._buf = bytearray()
+        self._restart = False
+        self._cpu_used = 0.0
+        self._closed = False
+        self.restarts = 0
+        self.load = self._spawn(first=True)
+
+    # -- child lifecycle --------------------------------------------------
+    def _limits_msg(self) -> dict:
+        L = self.limits
+        d = {"memory_mb": L.memory_mb, "cpu_s": max(1, int(L.cpu_s - self._cpu_used + 0.999)),
+             "nproc": L.nproc, "fsize_mb": L.fsize_mb, "nofile": L.nofile,
+             "output_bytes": L.output_bytes, "scratch_mb": L.scratch_mb}
+        if not _bwrap.is_root() or not self.sandbox.profile.uses_bwrap:
+            d["nproc_abs"] = L.nproc + _count_own_processes()
+        return d
+
+    def _drop_chan(self):
+        if self._chan is not None:
+            try:
+                self._chan.close()
+            except OSError:
+                pass
+        self._chan = None
+        self._buf = bytearray()
+
+    def _kill_child(self) -> dict | None:
+        self._drop_chan()
+        try:
+            reply, _ = self.sandbox._request({"op": "kill"})
+            return reply.get("status")
+        except SandboxError:
+            return None
+
+    def _spawn(self, first: bool) -> LoadResult:
+        self._drop_chan()
+        nonce = secrets.token_hex(16)
+        msg = {"op": "spawn", "files": self._files, "main": self.main, "limits": self._limits_msg(),
+               "nonce": nonce, "load_time_limit": self.load_time_limit}
+        reply, fd = self.sandbox._request(msg, want_fd=True)
+        self._chan = socket.socket(fileno=fd)
+        self._restart = False
+        deadline = time.monotonic() + self.load_time_limit * 1.2 + 5.0
+        line, why = _read_line(self._chan, self._buf, deadline)
+        if why:
+            status = self._kill_child()
+            self._restart = True
+            if why == "timeout":
+                return LoadResult(False, "timeout", f"importing {self.main} did not finish in time")
+            if why == "oversized":
+                return LoadResult(False, "protocol", "the load reply was too large")
+            return LoadResult(False, "crashed",
+                              f"{_status_detail(status, self.limits)} while importing {self.main}")
+        try:
+            m = codec.loads_line(line)
+            if m.get("n") != nonce:
+                raise codec.CodecError("a load reply the harness did not write (forged)")
+            if _pending(self._chan, self._buf):
+                raise codec.CodecError("more than one line in reply to loading the module")
+            exc = m.get("exception")
+            res = LoadResult(
+                ok=m.get("ok") is True,
+                kind=_pick(m.get("kind"), ("ok", "syntax", "import-error", "timeout"), "protocol"),
+                message=_str(m.get("message")),
+                lineno=m.get("lineno") if type(m.get("lineno")) is int else None,
+                line=m.get("line") if type(m.get("line")) is str else None,
+                names=tuple(n for n in (m.get("names") or []) if type(n) is str),
+                stdout=_str(m.get("stdout")) + ("\n[output truncated]" if m.get("truncated") is True else ""),
+                exception=_exc(exc),
+            )
+            if res.ok:
+                res.kind = "ok"
+            self._restart = m.get("restart") is True
+        except codec.CodecError as e:
+            self._kill_child()
+            self._restart = True
+            return LoadResult(False, "protocol", f"protocol violation while loading: {e}")
+        return res
+
+    # -- calls ------------------------------------------------------------
+    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return CallResult("error", detail=f"the module {self.main} did not load ({self.load.kind}): "
+                                              f"{self.load.message}",
+                              exception={"type": "LoadError", "message": self.load.message,
+                                         "lineno": self.load.lineno, "line": self.load.line,
+                                         "traceback": ""})
+        enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
+        if self._restart or self._chan is None or _pending(self._chan, self._buf):
+            self.restarts += 1
+            self._kill_child()
+            again = self._spawn(first=False)
+            if not again.ok:
+                self._restart = True
+                return CallResult("crashed", detail=f"the module could not be loaded again after a restart: "
+                                                    f"{again.message}")
+        time_limit = float(time_limit)
+        wall_limit = 3 * time_limit + 0.5
+        nonce = secrets.token_hex(16)
+        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
+               "w": list(self.watch) if watch else None, "n": nonce}
+        t0 = time.perf_counter()
+        try:
+            self._chan.sendall(codec.dumps_line(req))
+        except OSError:
+            status = self._kill_child()
+            self._restart = True
+            return CallResult("crashed", detail=_status_detail(status, self.limits))
+        backstop = wall_limit * 1.1 + 1.0
+        line, why = _read_line(self._chan, self._buf, time.monotonic() + backstop)
+        wall = time.perf_counter() - t0
+        if why:
+            status = self._kill_child()
+            self._restart = True
+            if why == "timeout":
+                self._cpu_used += time_limit
+                return CallResult("timeout", time_s=time_limit, wall_s=wall,
+                                  detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
+                                         f"was killed (did it block or ignore the timer signal?)")
+            if why == "oversized":
+                return CallResult("protocol", wall_s=wall,
+                                  detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes")
+            return CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits))
+        try:
+            m = codec.loads_line(line)
+            if m.get("n") != nonce:
+                raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
+            if _pending(self._chan, self._buf):
+                extra = self._buf.count(b"\n") + 1
+                raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
+            status = m.get("status")
+            if status not in ("ok", "error", "timeout", "crashed", "protocol"):
+                raise codec.CodecError(f"unknown status {status!r}")
+            value = codec.decode(m.get("value")) if status == "ok" else None
+            hits = codec.decode(m.get("hits") or [])
+            if type(hits) is not list or any(type(h) is not dict for h in hits):
+                raise codec.CodecError("malformed monitor findings")
+            cpu = m.get("cpu")
+            cpu = float(cpu) if type(cpu) in (int, float) else 0.0
+            cw = m.get("wall")
+            cw = float(cw) if type(cw) in (int, float) else wall
+        except codec.CodecError as e:
+            self._kill_child()
+            self._restart = True
+            msg = str(e)
+            if not (msg.startswith("wrote") or msg.startswith("returned")):
+                msg = f"protocol violation: {msg}"
+            return CallResult("protocol", wall_s=wall, detail=msg)
+        self._cpu_used += cpu
+        if m.get("restart") is True:
+            self._restart = True
+        out = _str(m.get("stdout"))
+        if m.get("truncated") is True:
+            out += "\n[output truncated]"
+        return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
+                          exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
+                          watch_hits=tuple(hits), tampered=m.get("tampered") is True)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._kill_child()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _str(x) -> str:
+    return x if type(x) is str else ""
+
+
+def _pick(x, allowed, default):
+    return x if x in allowed else default
+
+
+def _exc(e) -> dict | None:
+    if type(e) is not dict:
+        return None
+    return {"type": _str(e.get("type")) or "Exception", "message": _str(e.get("message")),
+            "lineno": e.get("lineno") if type(e.get("lineno")) is int else None,
+            "line": e.get("line") if type(e.get("line")) is str else None,
+            "traceback": _str(e.get("traceback"))}
+
+
+def _count_own_processes() -> int:
+    if not os.path.isdir("/proc"):
+        return 0
+    uid = os.getuid()
+    n = 0
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                if os.stat(f"/proc/{p}").st_uid == uid:
+                    n += 1
+            except OSError:
+                pass
+    return n

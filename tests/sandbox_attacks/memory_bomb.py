@@ -1,0 +1,4 @@
+def attack():
+    hog = []
+    while True:
+        hog.append(bytearray(10 ** 7))

@@ -1,0 +1,371 @@
+"""The sandboxed runner against hostile student code.
+
+Each attack is a small student module under tests/sandbox_attacks/.  These
+tests need the secure (bubblewrap) profile; on a machine without it they fail
+rather than skip, so missing isolation cannot hide.  The fallback profile has
+its own tests at the end.
+"""
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.run import process
+from grader.run.sandbox import IsolationProfile, Limits, Sandbox, probe
+
+ATTACKS = Path(__file__).parent / "sandbox_attacks"
+ROOT = Path(__file__).resolve().parent.parent
+SLOT = 7
+
+
+def files(name, extra=None):
+    d = {name: (ATTACKS / name).read_text()}
+    d.update(extra or {})
+    return d
+
+
+@pytest.fixture(scope="module")
+def profile():
+    p = probe()
+    assert p.secure and p.name.startswith("bwrap"), f"secure isolation unavailable: {p.describe()}"
+    return p
+
+
+@pytest.fixture(scope="module")
+def sb(profile):
+    with Sandbox(profile, Limits(), slot=SLOT) as s:
+        yield s
+
+
+def session(sb, name, extra=None):
+    s = sb.session(files(name, extra), name)
+    assert s.load.ok, s.load
+    return s
+
+
+def slot_processes():
+    uid = 61000 + SLOT if os.geteuid() == 0 else os.getuid()
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                if os.stat(f"/proc/{p}").st_uid == uid:
+                    out.append(Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80])
+            except OSError:
+                pass
+    return sorted(out)
+
+
+# ------------------------------------------------------------------ basics
+def test_profile_layers(profile):
+    for layer in ("user-ns", "pid-ns", "net-ns", "mount-ns", "cap-drop", "no-new-privs", "rlimits"):
+        assert layer in profile.layers
+    assert "fit for untrusted code" in profile.describe()
+
+
+def test_normal_call_value_and_output(sb):
+    src = "print('loading')\ndef f(x, y):\n    print('adding', x, y)\n    return (x + y, {x: [y]}, {'k': {1.5}})\n"
+    with sb.session({"hw.py": src}, "hw.py") as s:
+        assert s.load.ok and s.load.kind == "ok" and "f" in s.load.names
+        assert s.load.stdout == "loading\n"
+        r = s.call("f", [2, 3], time_limit=1)
+        assert r.status == "ok", r
+        assert r.value == (5, {2: [3]}, {"k": {1.5}}) and type(r.value) is tuple
+        assert r.stdout == "adding 2 3\n"
+        assert r.time_s < 1 and r.wall_s < 1
+
+
+def test_syntax_error_has_line(sb):
+    src = "def f():\n    return 1\n\ndef g(:\n    pass\n"
+    with sb.session({"hw.py": src}, "hw.py") as s:
+        assert not s.load.ok and s.load.kind == "syntax"
+        assert s.load.lineno == 4 and "def g(" in s.load.line
+        r = s.call("f", [], time_limit=1)
+        assert r.status == "error" and "did not load" in r.detail
+
+
+def test_import_time_crash_has_line(sb):
+    src = "import os\nX = 1\nY = [][3]\n"
+    with sb.session({"hw.py": src}, "hw.py") as s:
+        assert not s.load.ok and s.load.kind == "import-error"
+        assert s.load.lineno == 3 and s.load.line == "Y = [][3]"
+        assert "IndexError" in s.load.message
+
+
+def test_import_time_exit_and_loop(sb):
+    with sb.session({"hw.py": "import sys\nsys.exit(2)\n"}, "hw.py") as s:
+        assert s.load.kind == "import-error" and "sys.exit(2)" in s.load.message
+    with sb.session({"hw.py": "while True:\n    pass\n"}, "hw.py", load_time_limit=0.5) as s:
+        assert s.load.kind == "timeout"
+    with sb.session({"hw.py": "import os\nos._exit(5)\n"}, "hw.py") as s:
+        assert s.load.kind == "crashed" and "status 5" in s.load.message
+
+
+def test_missing_name_is_error(sb):
+    with session(sb, "exits.py") as s:
+        r = s.call("no_such_function", [], time_limit=1)
+        assert r.status == "error" and r.exception["type"] == "NameError"
+        assert "no_such_function" in r.exception["message"]
+
+
+def test_exception_points_at_student_line(sb):
+    with session(sb, "exits.py") as s:
+        r = s.call("do_raise", [], time_limit=1)
+        assert r.status == "error" and r.exception["type"] == "ZeroDivisionError"
+        assert r.exception["lineno"] == 19 and r.exception["line"] == "return 1 / 0"
+        assert "exits.py" in r.exception["traceback"] and "harness" not in r.exception["traceback"]
+
+
+def test_unprivileged_no_caps_own_pid_namespace(sb):
+    with session(sb, "read_secrets.py") as s:
+        r = s.call("who", [], time_limit=2)
+        assert r.status == "ok", r
+        assert r.value["caps"] == ["0000000000000000"] * 5
+        assert r.value["nnp"] == "1"
+        assert r.value["procs"] == ["1"]           # sees nothing but itself
+
+
+# ------------------------------------------------------------------ files
+def test_cannot_read_grader_specs_reference_or_planted_files(sb, tmp_path):
+    secret = tmp_path / "answer_key.txt"
+    secret.write_text("TOP SECRET")
+    (ROOT / "specs").mkdir(exist_ok=True)
+    (ROOT / "reference").mkdir(exist_ok=True)
+    paths = [str(secret), str(tmp_path), str(ROOT / "specs"), str(ROOT / "reference"), str(ROOT),
+             str(ROOT / "grader" / "run" / "sandbox.py"), "/work", "/home", "/root", "/etc/shadow",
+             "/proc/1/environ", "/tmp"]
+    with session(sb, "read_secrets.py") as s:
+        r = s.call("attack", [paths], time_limit=2)
+        assert r.status == "ok", r
+        leaked = {p: v for p, v in r.value.items() if not v.startswith("denied") and v not in ("listed:",)}
+        # /root shows only the bound Python prefix; /proc/1 is the child itself
+        leaked.pop("/proc/1/environ", None)
+        assert set(leaked) <= {"/root"}, leaked
+        if "/root" in leaked:
+            assert leaked["/root"] == "listed:.pyenv"
+        assert "TOP SECRET" not in repr(r.value)
+
+
+def test_cannot_write_outside_scratch(sb, tmp_path):
+    targets = [str(tmp_path / "dropped.txt"), str(ROOT / "dropped.txt"), "/usr/dropped.txt", "/dropped.txt",
+               "/dev/dropped.txt", "/opt/grader/_gradechild/codec.py", "/etc/dropped.txt"]
+    with session(sb, "write_outside.py") as s:
+        r = s.call("attack", [targets], time_limit=2)
+        assert r.status == "ok" and r.value == [], r
+        r = s.call("fill_scratch", [], time_limit=5)
+        assert r.status == "ok" and r.value[1] == "OSError" and r.value[0] <= 20, r
+    assert not (tmp_path / "dropped.txt").exists() and not (ROOT / "dropped.txt").exists()
+
+
+def test_scratch_is_fresh_per_session(sb):
+    with session(sb, "write_outside.py") as s:
+        assert s.call("attack", [[]], time_limit=2).status == "ok"
+    with sb.session({"hw.py": "import os\ndef ls():\n    return sorted(os.listdir('.'))\n"}, "hw.py") as s:
+        assert s.call("ls", [], time_limit=1).value == ["hw.py"]
+
+
+# ------------------------------------------------------------------ network
+def test_no_network_to_host_loopback(sb):
+    lst = socket.socket()
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(5)
+    lst.setblocking(False)
+    port = lst.getsockname()[1]
+    try:
+        with session(sb, "network.py") as s:
+            r = s.call("attack", [port], time_limit=3)
+            assert r.status == "ok" and r.value.startswith("failed"), r
+        with pytest.raises(BlockingIOError):
+            lst.accept()
+    finally:
+        lst.close()
+
+
+# ------------------------------------------------------------------ resources
+def test_fork_bomb_is_contained(sb):
+    with session(sb, "fork_bomb.py") as s:
+        r = s.call("attack", [0.5], time_limit=3)
+        assert r.status == "ok", r
+        assert r.value["failed"] > 0 and r.value["forked"] <= Limits().nproc
+        assert s.call("attack", [0.05], time_limit=3).status == "ok"      # not exhausted
+    with sb.session({"hw.py": "def f():\n    return 1\n"}, "hw.py") as s:
+        assert s.call("f", [], time_limit=1).value == 1
+
+
+def test_memory_bomb(sb):
+    with session(sb, "memory_bomb.py") as s:
+        r = s.call("attack", [], time_limit=5)
+        assert r.status == "crashed" and "memory limit (1024 MB)" in r.detail, r
+
+
+@pytest.mark.parametrize("fn", ["spin", "nap", "swallow"])
+def test_timeouts(sb, fn):
+    with session(sb, "loops.py") as s:
+        t = time.monotonic()
+        r = s.call(fn, [], time_limit=0.2)
+        assert r.status == "timeout", r
+        assert time.monotonic() - t < 4
+        r = s.call("ok", [21], time_limit=1)            # the session keeps working
+        assert r.status == "ok" and r.value == 42
+
+
+@pytest.mark.parametrize("fn", ["ignore_alarm", "block_alarm"])
+def test_ignoring_the_timer_hits_the_backstop(sb, fn):
+    with session(sb, "loops.py") as s:
+        t = time.monotonic()
+        r = s.call(fn, [], time_limit=0.2)
+        assert r.status == "timeout" and "no answer" in r.detail, r
+        assert time.monotonic() - t < 4
+        assert s.call("ok", [1], time_limit=1).value == 2
+
+
+def test_huge_output_is_truncated(sb):
+    with session(sb, "huge_output.py") as s:
+        r = s.call("attack", [20000], time_limit=5)               # ~2 MB
+        assert r.status == "ok" and r.value == "done"
+        assert len(r.stdout) <= Limits().output_bytes + 40 and r.stdout.endswith("[output truncated]")
+        r = s.call("attack", [400000], time_limit=10)             # 40 MB > RLIMIT_FSIZE
+        assert r.status == "error" and r.exception["type"] == "OSError", r
+        r = s.call("attack", [1], time_limit=1)
+        assert r.stdout == "x" * 99 + "\n"
+
+
+# ------------------------------------------------------------------ protocol attacks
+@pytest.mark.parametrize("then_exit", [False, True])
+def test_forged_result_lines(sb, then_exit):
+    with session(sb, "forge.py") as s:
+        r = s.call("spray", [then_exit], time_limit=1)
+        assert r.status == "protocol" and "forged" in r.detail, r
+        assert r.value is None
+        assert s.call("ok", [], time_limit=1).value == "fine"
+
+
+@pytest.mark.parametrize("how", ["ppid", "init", "all"])
+def test_killing_the_parent(sb, how):
+    starts = sb.zygote_starts
+    with session(sb, "kill_parent.py") as s:
+        r = s.call("attack", [how], time_limit=1)
+        assert r.status in ("ok", "crashed"), r
+        assert s.call("ok", [], time_limit=1).value == "fine"
+    assert sb.zygote_starts == starts       # the zygote survived
+
+
+def test_daemon_does_not_outlive_the_run(sb):
+    with sb.session({"x.py": "def f():\n    return 1\n"}, "x.py") as s:
+        s.call("f", [], time_limit=1)
+    baseline = slot_processes()
+    with session(sb, "daemon.py") as s:
+        r = s.call("attack", [], time_limit=2)
+        assert r.status == "ok", r
+        assert s.call("alive", [r.value], time_limit=1).value is False
+    time.sleep(0.1)
+    assert slot_processes() == baseline
+
+
+# ------------------------------------------------------------------ exits and crashes
+def test_sys_exit_os_exit_keyboardinterrupt_cost_one_call(sb):
+    with session(sb, "exits.py") as s:
+        assert s.call("remember", [1], time_limit=1).value == 1
+        r = s.call("do_sys_exit", [], time_limit=1)
+        assert r.status == "crashed" and "sys.exit(3)" in r.detail
+        r = s.call("do_os_exit", [], time_limit=1)
+        assert r.status == "crashed" and "status 4" in r.detail, r
+        r = s.call("do_keyboard", [], time_limit=1)
+        assert r.status == "error" and r.exception["type"] == "KeyboardInterrupt"
+        assert s.call("remember", [2], time_limit=1).value == 1      # fresh child after os._exit
+        assert s.load.ok
+
+
+def test_thread_does_not_run_into_next_call(sb):
+    with session(sb, "threads.py") as s:
+        assert s.call("attack", [], time_limit=1).value == "started"
+        assert s.call("threads_now", [], time_limit=1).value == 1
+
+
+@pytest.mark.parametrize("fn,words", [
+    ("always_equal", "AlwaysEqual"), ("str_subclass", "Sneaky"), ("nan", "NaN"),
+    ("huge", "4300 digits"), ("deep", "nested"), ("selfref", "nested"), ("nested_foreign", "AlwaysEqual"),
+])
+def test_non_plain_return_values(sb, fn, words):
+    with session(sb, "bad_values.py") as s:
+        r = s.call(fn, [], time_limit=2)
+        assert r.status == "protocol" and words in r.detail and r.detail.startswith("returned"), r
+        assert r.value is None
+
+
+def test_segfault(sb):
+    with session(sb, "crashes.py") as s:
+        r = s.call("segfault", [], time_limit=1)
+        assert r.status == "crashed" and "SIGSEGV" in r.detail, r
+        assert s.call("recurse", [], time_limit=2).status == "error"
+
+
+def test_recursion_bombs(sb):
+    with session(sb, "crashes.py") as s:
+        r = s.call("recurse", [], time_limit=2)
+        assert r.status == "error" and r.exception["type"] == "RecursionError"
+        r = s.call("deep_c_recursion", [], time_limit=0.3)      # segfault, MemoryError or timer
+        assert r.status in ("crashed", "error", "timeout"), r
+        assert s.call("recurse", [], time_limit=2).exception["type"] == "RecursionError"
+
+
+def test_watch_without_monitor_hits_is_cheap_and_works(sb):
+    with sb.session({"hw.py": "def f(xs):\n    return sorted(xs)\n"}, "hw.py", watch=["sorted"]) as s:
+        r = s.call("f", [[3, 1]], time_limit=1, watch=True)
+        assert r.status == "ok" and r.value == [1, 3]
+        assert isinstance(r.watch_hits, tuple)
+
+
+def test_speed(sb):
+    t = time.perf_counter()
+    for _ in range(10):
+        with sb.session({"hw.py": "def f(x):\n    return x\n"}, "hw.py") as s:
+            pass
+    per_session = (time.perf_counter() - t) / 10
+    with sb.session({"hw.py": "def f(x):\n    return x\n"}, "hw.py") as s:
+        t = time.perf_counter()
+        for i in range(200):
+            s.call("f", [i], time_limit=1)
+        per_call = (time.perf_counter() - t) / 200
+    print(f"session start {per_session * 1000:.1f} ms, call {per_call * 1000:.2f} ms")
+    assert per_session < 0.1 and per_call < 0.005
+
+
+# ------------------------------------------------------------------ whole programs
+def test_program_interaction(profile):
+    src = "import os\nwhile True:\n    x = input('Hit or stand? ')\n    print('got', x, os.getcwd())\n    if x == 's':\n        break\n"
+    with process.spawn(["python3", "-u", "game.py"], {"game.py": src}, limits=Limits(), profile=profile,
+                       slot=SLOT) as p:
+        assert p.read_until("stand? ", 5) == "Hit or stand? "
+        p.send("h\n")
+        assert p.read_until("stand? ", 5) == "got h /w\nHit or stand? "
+        p.send("s\n")
+        assert p.read_all(5) == "got s /w\n"
+        assert p.wait(5) == 0
+
+
+def test_program_run_timeout_and_isolation(profile, tmp_path):
+    secret = tmp_path / "key.txt"
+    secret.write_text("k")
+    src = f"import sys\ntry:\n    open({str(secret)!r})\n    print('LEAK')\nexcept OSError:\n    print('denied')\nprint(input())\n"
+    r = process.run(["python3", "p.py"], {"p.py": src}, "echo me\n", limits=Limits(), timeout=10,
+                    profile=profile, slot=SLOT)
+    assert r.stdout == "denied\necho me\n" and r.exit_code == 0 and not r.timed_out
+    r = process.run(["python3", "-c", "while True: pass"], {}, "", limits=Limits(), timeout=0.5,
+                    profile=profile, slot=SLOT)
+    assert r.timed_out and r.killed_reason == "timeout"
+
+
+# ------------------------------------------------------------------ fallback profile
+def test_fallback_profile_works_but_is_not_secure():
+    prof = IsolationProfile("rlimits", ("rlimits",), False)
+    assert "NOT fit" in prof.describe()
+    with Sandbox(prof, Limits(), slot=SLOT + 1) as sb:
+        with sb.session({"hw.py": "def f(x):\n    print(x)\n    return [x]\ndef g():\n    while True: pass\n"},
+                        "hw.py") as s:
+            assert s.call("f", [1], time_limit=1).value == [1]
+            assert s.call("g", [], time_limit=0.2).status == "timeout"
+            r = s.call("f", [2], time_limit=1)
+            assert r.value == [2] and r.stdout == "2\n"
