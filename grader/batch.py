@@ -46,9 +46,7 @@ class BatchOutcome:
 def grader_factory(spec: Spec, options: BatchOptions, *, visibility: str | None = None) -> Callable[[int], tuple[Grader, Callable[[], None]]]:
     """Build one grader per sandbox slot; returns (grader, close) pairs on demand."""
     if spec.kind == "program":
-        from grader.programs.grade import ProgramGrader
-
-        return lambda slot: (ProgramGrader(spec, limits=options.limits, profile=options.profile, slot=slot), lambda: None)
+        return lambda slot: (ProgramGrader(spec, limits=options.limits, profile=options.profile), lambda: None)
     from grader.pipeline import FunctionGrader
 
     plan = make_plan(spec, visibility=visibility)
@@ -58,6 +56,27 @@ def grader_factory(spec: Spec, options: BatchOptions, *, visibility: str | None 
         return FunctionGrader(plan, sandbox), sandbox.close
 
     return make
+
+
+class ProgramGrader:
+    """Adapts the program pipeline (grader.programs) to the batch: unreadable files never reach it."""
+
+    def __init__(self, spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None):
+        self.spec = spec
+        self.limits = limits
+        self.profile = profile
+
+    def grade(self, submission: Submission) -> SubmissionResult:
+        from dataclasses import replace
+
+        from grader.programs.grade import grade_program
+
+        if submission.problems:
+            errors = [SubmissionError(kind, message) for kind, message in submission.problems]
+            return total(self.spec, submission.id, {}, [], errors, submission_digest=submission.digest)
+        result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile)
+        notes = tuple(SubmissionError("note", n) for n in submission.notes)
+        return replace(result, errors=result.errors + notes) if notes else result
 
 
 def internal_error(spec: Spec, submission: Submission, exc: BaseException) -> SubmissionResult:

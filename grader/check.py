@@ -26,9 +26,9 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, object]:
     if not profile.secure:
         print(f"note: running your code with limited isolation ({profile.describe()}); time limits still apply", file=sys.stderr)
     if spec.kind == "program":
-        from grader.programs.grade import ProgramGrader
+        from grader.batch import ProgramGrader
 
-        return ProgramGrader(spec, profile=profile, public_only=True).grade(submission), spec
+        return ProgramGrader(spec, profile=profile).grade(submission), spec
     from grader.pipeline import FunctionGrader
 
     plan = make_plan(spec, visibility="public")

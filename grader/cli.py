@@ -116,7 +116,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not submissions:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
     formats = parse_formats(args.format)
-    err(f"grading {len(submissions)} submission(s) of {spec.assignment} with {max(1, args.jobs)} job(s); isolation: {profile.describe()}")
+    err(f"grading {len(submissions)} submission(s) of {spec.assignment} with {max(1, args.jobs)} job(s); {profile.describe()}")
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_batch(spec, submissions, options, on_result=progress.advance)

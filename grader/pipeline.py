@@ -55,7 +55,8 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> 
         )
         for hit in result.watch_hits
     ]
-    if result.tampered:
+    # An interrupted call (timeout, crash) leaves the hook half-torn by design, and scores 0 anyway.
+    if result.tampered and result.status == "ok":
         found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
                                message=f"removed or replaced the grader's call monitor while running case {case_name}"))
     return found

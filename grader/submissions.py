@@ -68,7 +68,7 @@ def from_file(path: Path, expected: Sequence[str]) -> Submission:
     problem = text_problem(path.name, data)
     name = path.name
     notes = ()
-    if expected and path.name not in expected and len(expected) == 1:
+    if len(expected) == 1 and path.name not in expected and Path(expected[0]).suffix == path.suffix:
         # A lone file is graded whatever its name; the student is told what it should be called.
         notes = (f"the file is named {path.name}; the assignment asks for {expected[0]}",)
     return Submission(id=path.stem, path=path, files={name: data}, main=name, problems=(problem,) if problem else (), notes=notes)

@@ -221,6 +221,16 @@ def test_ignoring_the_timer_hits_the_backstop(sb, fn):
         assert s.call("ok", [1], time_limit=1).value == 2
 
 
+def test_cpu_bound_code_is_stopped_by_its_cpu_time(sb):
+    """A loop that ignores only the wall-clock alarm is stopped soon after its CPU limit."""
+    with session(sb, "loops.py") as s:
+        r = s.call("ignore_alarm_only", [], time_limit=0.2)
+        # On a quiet machine the CPU alarm fires first; on a crowded one the wall clock may.
+        assert r.status == "timeout" and ("CPU time" in r.detail or "wall-clock" in r.detail), r
+        assert "no answer" not in r.detail, "the child's own timers must stop it, not the parent's backstop"
+        assert s.call("ok", [1], time_limit=1).value == 2
+
+
 def test_huge_output_is_truncated(sb):
     with session(sb, "huge_output.py") as s:
         r = s.call("attack", [20000], time_limit=5)               # ~2 MB

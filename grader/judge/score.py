@@ -81,7 +81,7 @@ def score_function(fn: FunctionSpec, tests: Sequence[TestResult], violations: Se
     elif counting:
         runtime_cases = {v.case for v in counting if v.case}
         tests = [mark_banned(t, next(v for v in counting if v.case == t.name)) if t.name in runtime_cases and policy.penalty != "warn" else t for t in tests]
-    score = sum(t.score for t in tests)
+    score = _exact_total(fn, tests)
     if counting and policy.penalty == "deduct":
         score = max(0.0, score - policy.deduct)
     result = FunctionResult(
@@ -93,6 +93,17 @@ def score_function(fn: FunctionSpec, tests: Sequence[TestResult], violations: Se
         found_as=found_as,
     )
     return result, tests
+
+
+def _exact_total(fn: FunctionSpec, tests: Sequence[TestResult]) -> float:
+    """Sum unrounded case points, so ten cases of 1/3 point add up to exactly the function's points."""
+    points = {case.name: case_points(fn, case) for case in fn.cases}
+    exact = 0.0
+    for t in tests:
+        if t.score and t.max_score:
+            fraction = 1.0 if t.score >= t.max_score else t.score / t.max_score
+            exact += points.get(t.name, t.max_score) * fraction
+    return exact
 
 
 def total(spec: Spec, submission: str, functions: dict[str, FunctionResult], tests: Iterable[TestResult], errors: Iterable[SubmissionError], **extra: Any) -> SubmissionResult:

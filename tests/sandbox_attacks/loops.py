@@ -18,14 +18,22 @@ def swallow():
 def ignore_alarm():
     import signal
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    signal.signal(signal.SIGPROF, signal.SIG_IGN)
     while True:
         pass
 
 def block_alarm():
     import signal
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGPROF})
     while True:
         pass
 
 def ok(x):
     return x * 2
+
+
+def ignore_alarm_only():
+    import signal
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
