@@ -1,0 +1,85 @@
+"""`grader tournament` end to end on tests/fixtures/tournament players."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from grader.cli import main
+from grader.errors import ExitCode
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = str(ROOT / "specs" / "comp10001go.yaml")
+PLAYERS = Path(__file__).resolve().parent / "fixtures" / "tournament"
+
+
+def player(name):
+    return str(PLAYERS / f"{name}.py")
+
+
+def games_of(out):
+    return [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+
+
+def test_a_class_tournament_writes_every_report(tmp_path, capsys):
+    out = tmp_path / "t"
+    args = ["tournament", SPEC, player("first_card"), player("pairs"), player("garbage"), player("broken"),
+            "--games", "6", "--seed", "4", "--out", str(out), "--bots", "random,greedy", "--jobs", "2"]
+    assert main(args) == ExitCode.OK
+    shown = capsys.readouterr()
+    assert "pairs" in shown.out and "not entered: broken" in shown.err
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["games"] == 6 and board["seed"] == 4
+    assert {r["entrant"] for r in board["standings"]} == {"first_card", "pairs", "garbage", "bot:random", "bot:greedy"}
+    assert sum(r["games"] for r in board["standings"]) == 24
+    assert board["not_entered"][0]["player"] == "broken"
+    rows = list(csv.DictReader((out / "leaderboard.csv").open()))
+    assert [r["entrant"] for r in rows] == [r["entrant"] for r in board["standings"]]
+    assert "rating" in rows[0] and "illegal_moves" in rows[0]
+    assert "mean score" in (out / "leaderboard.txt").read_text()
+    assert sorted(p.name for p in (out / "players").iterdir()) == ["first_card.json", "garbage.json", "pairs.json"]
+    report = json.loads((out / "players" / "garbage.json").read_text())
+    played = next(r["games"] for r in board["standings"] if r["entrant"] == "garbage")
+    assert len(report["games"]) == played and len(report["illegal_moves"]) == 5 * played
+    move = report["illegal_moves"][0]
+    assert move["turn"] == 1 and move["kind"] == "not-a-string" and "--replay" in move["replay"] and str(move["seed"])
+    assert move["call"]["discard_history"] == [] and len(move["call"]["hand"]) == 10
+    assert report["invalid_groupings"][0]["kind"] == "invalid-grouping"
+    # A student's report shows its own hands and the public discards, never the full deal.
+    game = games_of(out)[move["game"] - 1]
+    assert move["call"]["hand"] == game["hands"][0][move["seat"]]
+    assert all("hands" not in g for g in report["games"])
+
+    # Same command, same games (a fresh run of the same seed).
+    out2 = tmp_path / "t2"
+    assert main(args[:-6] + ["--out", str(out2), "--bots", "random,greedy", "--jobs", "1"]) == ExitCode.OK
+    assert [(g["seed"], g["entrants"], g["discards"], g["scores"]) for g in games_of(out2)] == \
+           [(g["seed"], g["entrants"], g["discards"], g["scores"]) for g in games_of(out)]
+
+    # --replay prints one game move by move, re-run from its seed.
+    capsys.readouterr()
+    assert main(["tournament", SPEC, player("first_card"), player("pairs"), player("garbage"),
+                 "--seed", "4", "--bots", "random,greedy", "--replay", "3"]) == ExitCode.OK
+    text = capsys.readouterr().out
+    third = games_of(out)[2]
+    assert text.startswith(f"game 3  seed {third['seed']}")
+    assert "turn 10" in text and "winner" in text
+    assert ("ILLEGAL (not-a-string" in text) == ("garbage" in third["entrants"])
+    for s, e in enumerate(third["entrants"]):
+        assert f"seat {s} {e:<16} plays {third['discards'][0][s]}" in text
+
+
+def test_a_student_plays_alone_against_the_bots(tmp_path, capsys):
+    out = tmp_path / "me"
+    assert main(["tournament", SPEC, player("pairs"), "--games", "3", "--out", str(out)]) == ExitCode.OK
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert {r["entrant"] for r in board["standings"]} == {"pairs", "bot:random", "bot:greedy", "bot:reference"}
+    assert next(r for r in board["standings"] if r["entrant"] == "pairs")["games"] == 3
+
+
+def test_usage_errors(tmp_path, capsys):
+    assert main(["tournament", SPEC, player("pairs"), "--bots", "clever", "--out", str(tmp_path)]) == ExitCode.USAGE
+    assert "unknown bot clever" in capsys.readouterr().err
+    assert main(["tournament", SPEC, player("broken"), "--out", str(tmp_path)]) == ExitCode.CHECK_FAILED
+    assert "syntax" in capsys.readouterr().err
+    assert main(["tournament", SPEC, player("pairs"), "--bots", "none", "--out", str(tmp_path)]) == ExitCode.USAGE
