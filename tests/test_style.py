@@ -1,0 +1,41 @@
+"""Style checks: each finding names its line."""
+from grader.static.style import check_style
+
+PY_BAD = "import random\nx = 1\ndef main():\n  for i in range(3):\n      print(i)\nmain()\n"
+JAVA_GOOD = """/**
+ * Author: A. Student
+ * Written: 01/10/2017
+ * Last updated: 02/10/2017
+ * Compilation: javac Game.java   Execution: java Game
+ * Plays a tiny game of cards against the computer dealer.
+ */
+public class Game {
+    // how many cards
+    static int count(int limit) {
+        int total = 0;
+        for (int i = 0; i < limit; i++)
+            total += i;
+        return total;
+    }
+}
+"""
+
+
+def test_python_findings_have_lines():
+    report = check_style("python", "a.py", PY_BAD, points=15)
+    data = report.to_json()
+    assert data["header"]["score"] == 0
+    assert any(f["line"] == 2 and "'x'" in f["message"] for f in data["names"]["findings"])
+    assert any(f["line"] == 5 for f in data["indentation"]["findings"])
+    assert report.score < report.max_score
+
+
+def test_java_header_names_indentation():
+    data = check_style("java", "Game.java", JAVA_GOOD, points=15).to_json()
+    assert data["header"]["findings"] == []
+    assert data["names"]["findings"] == []          # i is a loop counter
+    assert data["indentation"]["findings"] == []    # braceless for body is one level deeper
+    bad = JAVA_GOOD.replace("        int total = 0;", "      int t = 0;")
+    data = check_style("java", "Game.java", bad, points=15).to_json()
+    assert any(f["line"] == 11 for f in data["indentation"]["findings"])
+    assert any("'t'" in f["message"] for f in data["names"]["findings"])
