@@ -6,6 +6,7 @@ student learns about them is that they exist.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from grader.errors import ExitCode, GraderError
@@ -13,7 +14,18 @@ from grader.judge.verdict import SubmissionResult
 from grader.plan import make_plan
 from grader.run.sandbox import Sandbox, probe
 from grader.spec.loader import load_spec
+from grader.spec.model import Spec
 from grader.submissions import from_file
+
+
+def public_only(spec: Spec) -> Spec:
+    """The spec as a student may see it: public cases carry each function's points."""
+    functions = tuple(
+        replace(fn, cases=public)
+        for fn in spec.functions
+        if (public := tuple(c for c in fn.cases if c.is_public))
+    )
+    return replace(spec, functions=functions)
 
 
 def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, object]:
@@ -31,6 +43,7 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, object]:
         return ProgramGrader(spec, profile=profile).grade(submission), spec
     from grader.pipeline import FunctionGrader
 
+    spec = public_only(spec)
     plan = make_plan(spec, visibility="public")
     with Sandbox(profile) as sandbox:
         return FunctionGrader(plan, sandbox).grade(submission), spec

@@ -29,6 +29,9 @@ def observe(result: CallResult, limit: float) -> Observation:
         return Observation("returned", result.value, result.time_s, result.stdout, staff=staff)
     if result.status == "error":
         exc = result.exception or {}
+        if exc.get("type") == "OSError" and "[Errno 27]" in exc.get("message", ""):
+            return Observation("raised", None, result.time_s, result.stdout,
+                               "printed or wrote more than the sandbox's file-size limit allows; print less", staff)
         where = f" on line {exc['lineno']}: {exc['line'].strip()}" if exc.get("lineno") and exc.get("line") else (f" on line {exc['lineno']}" if exc.get("lineno") else "")
         message = f"raised {exc.get('type', 'an exception')}: {exc.get('message', '')}".rstrip(": ") + where
         return Observation("raised", None, result.time_s, result.stdout, message, staff)
