@@ -1,0 +1,366 @@
+"""Run-time confirmation of banned calls, inside the sandbox child.
+
+STANDALONE: standard library only, no ``grader`` imports; this file is bound alone into
+the sandbox.  The static analysis (grader.static) imports the name tables below so that
+both layers agree on what a policy name covers.
+
+``CallWatcher(names)`` installs a profile hook (``sys.setprofile`` and
+``threading.setprofile``) for the duration of a ``with`` block and records every call of a
+banned callable made *from student code*.  Callees are compared as objects, never by name:
+
+* C functions (``builtins.sum``, ``math.fsum``): the ``c_call`` event's ``arg is obj``;
+* bound C methods (``arr.sum()``, ``np.add.reduce``): ``arg.__name__`` and ``arg.__self__``
+  (an instance of the method's class, or the very ufunc the method is bound to);
+* Python functions (``statistics.mean``, numpy's dispatchers): ``frame.f_code`` identity
+  (for numpy's ``_ArrayFunctionDispatcher`` the code of its ``_implementation``).
+
+Names are resolved lazily against ``sys.modules`` (watching numpy never imports it) and
+re-resolved whenever the number of loaded modules changes during the call.
+
+Known blind spots of a profile hook (the static layer covers them): calls made from C
+(``map(sum, xs)``, ``sorted(key=sum)``, ``functools.reduce(operator.add, xs)``), calls of
+types (``itertools.accumulate``), ``sum.__call__(xs)``, and banned calls made by library code
+on the student's behalf (``np.apply_along_axis(sum, ...)``).  Pair names such as
+``functools.reduce(operator.add)`` are static-only.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+__all__ = ["CallWatcher", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
+
+# Captured at import, before any student code runs: the student can rebind sys.setprofile
+# but not these references.
+_setprofile = sys.setprofile
+_getprofile = sys.getprofile
+_thread_setprofile = threading.setprofile
+_thread_getprofile = getattr(threading, "getprofile", None)
+_THIS_FILE = os.path.normcase(os.path.abspath(__file__))
+
+# --------------------------------------------------------------------------------------
+# Name tables shared with the static analysis
+# --------------------------------------------------------------------------------------
+
+# numpy functions that are also ndarray (and numpy scalar) methods: banning numpy.X bans
+# arr.X() too.
+NDARRAY_METHODS = frozenset(
+    "all any argmax argmin argpartition argsort choose clip compress conj conjugate cumprod "
+    "cumsum diagonal dot max mean min nonzero prod ptp put ravel repeat reshape round "
+    "searchsorted sort squeeze std sum swapaxes take trace transpose var".split()
+)
+# numpy functions that are a ufunc method in disguise.
+_UFUNC_FORMS = {
+    "sum": ("add.reduce",),
+    "cumsum": ("add.accumulate",),
+    "prod": ("multiply.reduce",),
+    "cumprod": ("multiply.accumulate",),
+    "max": ("maximum.reduce",),
+    "min": ("minimum.reduce",),
+}
+_NUMPY_ALIASES = {"amax": "max", "amin": "min", "product": "prod", "cumproduct": "cumprod",
+                  "round_": "round", "around": "round"}
+# Module paths under which numpy defines its public functions.
+_NUMPY_PRIVATE_PREFIXES = (
+    "numpy._core.fromnumeric.", "numpy.core.fromnumeric.", "numpy._core.numeric.",
+    "numpy.core.numeric.", "numpy._core.", "numpy.core.", "numpy.lib.function_base.",
+    "numpy.lib._function_base_impl.",
+)
+
+
+def canonical_name(qualname: str) -> str:
+    """Spell a qualified name the way a policy does (``numpy.core.fromnumeric.sum`` -> ``numpy.sum``)."""
+    if qualname.startswith("__builtin__."):
+        qualname = "builtins." + qualname[len("__builtin__."):]
+    for prefix in _NUMPY_PRIVATE_PREFIXES:
+        if qualname.startswith(prefix):
+            rest = qualname[len(prefix):]
+            if rest and "." not in rest:
+                qualname = "numpy." + rest
+            break
+    if qualname.startswith("numpy."):
+        rest = qualname[len("numpy."):]
+        if rest in _NUMPY_ALIASES:
+            qualname = "numpy." + _NUMPY_ALIASES[rest]
+    return qualname
+
+
+def implied_names(name: str) -> tuple[str, ...]:
+    """Every qualified name a policy name covers, itself first.
+
+    ``numpy.X`` covers ``numpy.ndarray.X`` and ``numpy.generic.X`` when X is an array method,
+    and the ufunc form (``numpy.sum`` -> ``numpy.add.reduce``, ``numpy.cumsum`` ->
+    ``numpy.add.accumulate``); ``numpy.ndarray.X`` covers ``numpy.generic.X``.  Nothing
+    else is implied: ``builtins.sum`` does not ban ``math.fsum``; list both to ban both.
+    A pair name ``outer(inner)`` covers only itself (static analysis only).
+    """
+    if "(" in name:
+        return (name,)
+    name = canonical_name(name)
+    out = [name]
+    if name.startswith("numpy.") and name.count(".") == 1:
+        short = name.split(".", 1)[1]
+        if short in NDARRAY_METHODS:
+            out += [f"numpy.ndarray.{short}", f"numpy.generic.{short}"]
+        for form in _UFUNC_FORMS.get(short, ()):
+            out.append(f"numpy.{form}")
+    elif name.startswith("numpy.ndarray.") and name.count(".") == 2:
+        out.append("numpy.generic." + name.rsplit(".", 1)[1])
+    return tuple(dict.fromkeys(out))
+
+
+def expand_names(names) -> dict:
+    """Covered qualified name -> the policy name that bans it (the first one wins)."""
+    names = list(names)
+    out: dict = {}
+    for policy_name in names:  # a name listed exactly wins over one that merely implies it
+        out.setdefault(implied_names(policy_name)[0], policy_name)
+    for policy_name in names:
+        for covered in implied_names(policy_name):
+            out.setdefault(covered, policy_name)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# The watcher
+# --------------------------------------------------------------------------------------
+
+def _library_dirs() -> tuple[str, ...]:
+    dirs = set()
+    try:
+        import sysconfig
+
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            path = sysconfig.get_paths().get(key)
+            if path:
+                dirs.add(os.path.normcase(os.path.abspath(path)))
+    except Exception:  # pragma: no cover - sysconfig always works on CPython
+        pass
+    dirs.add(os.path.normcase(os.path.dirname(os.path.abspath(os.__file__))))
+    for path in sys.path:
+        if path and ("site-packages" in path or "dist-packages" in path):
+            dirs.add(os.path.normcase(os.path.abspath(path)))
+    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs))
+
+
+_LIB_DIRS = _library_dirs()
+_BuiltinMethod = type(len)
+_MethodDescriptor = type(str.join)
+
+
+class CallWatcher:
+    """Record calls of banned callables made by student code during a ``with`` block.
+
+    ``names``: qualified policy names.  ``files``: the student's source files; by default any
+    code outside the standard library and site-packages counts as student code.  Calls made
+    from ``eval``/``exec`` code (``<string>``) are attributed to the student line that ran it.
+    """
+
+    def __init__(self, names, files=None):
+        self.names = tuple(names)
+        self.static_only = tuple(n for n in self.names if "(" in n)
+        self._covered = expand_names(n for n in self.names if "(" not in n)
+        self._files = (
+            None if files is None
+            else frozenset(os.path.normcase(os.path.abspath(f)) for f in files)
+        )
+        self._counts: dict = {}
+        self.tampered = False
+        self.tamper_reasons: list = []
+        self.unresolved: set = set(self._covered)
+        self.unwatchable: set = set()  # resolved to something a profile hook cannot see (types)
+        self._cfuncs: dict = {}   # id(C function) -> banned
+        self._keep: list = []     # keeps the objects behind those ids alive
+        self._codes: dict = {}    # code object -> banned
+        self._methods: dict = {}  # method name -> [(kind, owner, banned)]
+        self._nmods = -1
+        self._prev = None
+        self._prev_thread = None
+        self._hook = None
+        self._active = False
+        self._own_codes = frozenset({CallWatcher.__enter__.__code__, CallWatcher.__exit__.__code__})
+
+    # -- results ---------------------------------------------------------------------
+    @property
+    def hits(self) -> list:
+        return [
+            {"banned": banned, "line": line, "filename": filename, "count": count}
+            for (banned, filename, line), count in self._counts.items()
+        ]
+
+    # -- resolution ------------------------------------------------------------------
+    def _resolve(self) -> None:
+        modules = sys.modules
+        self._nmods = len(modules)
+        for qual in list(self.unresolved):
+            obj = _lookup(qual, modules)
+            if obj is _NOTFOUND:
+                continue
+            self.unresolved.discard(qual)
+            self._register(qual, obj)
+
+    def _register(self, qual: str, obj) -> None:
+        banned = self._covered[qual]
+        if isinstance(obj, _BuiltinMethod):
+            owner = getattr(obj, "__self__", None)
+            if owner is None or type(owner).__name__ == "module":
+                self._cfuncs[id(obj)] = banned
+                self._keep.append(obj)
+            else:  # bound to an object, e.g. numpy.add.reduce: a fresh method object per access
+                self._methods.setdefault(obj.__name__, []).append(("bound", owner, banned))
+            return
+        if isinstance(obj, _MethodDescriptor) or type(obj).__name__ in ("method_descriptor", "wrapper_descriptor"):
+            owner = getattr(obj, "__objclass__", None)
+            if owner is not None:
+                self._methods.setdefault(obj.__name__, []).append(("instance", owner, banned))
+                return
+        codes = []
+        for candidate in (obj, getattr(obj, "_implementation", None), getattr(obj, "__wrapped__", None),
+                          getattr(obj, "__func__", None)):
+            code = getattr(candidate, "__code__", None)
+            if code is not None:
+                codes.append(code)
+        if codes:
+            for code in codes:
+                self._codes[code] = banned
+            return
+        self.unwatchable.add(qual)
+
+    # -- attribution -----------------------------------------------------------------
+    def _student_site(self, frame):
+        """(filename, line) of the student code behind ``frame``, or None for library code."""
+        files = self._files
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if filename.startswith("<") and not filename.startswith("<frozen"):
+                frame = frame.f_back  # eval/exec code: attribute to the line that ran it
+                continue
+            path = os.path.normcase(os.path.abspath(filename)) if not filename.startswith("<") else filename
+            if files is not None:
+                return (filename, frame.f_lineno) if path in files else None
+            if filename.startswith("<frozen") or path == _THIS_FILE or path.startswith(_LIB_DIRS):
+                return None
+            return (filename, frame.f_lineno)
+        return None
+
+    def _record(self, banned: str, frame) -> None:
+        site = self._student_site(frame)
+        if site is None:
+            return
+        key = (banned, site[0], site[1])
+        self._counts[key] = self._counts.get(key, 0) + 1
+
+    def _tamper(self, reason: str) -> None:
+        self.tampered = True
+        if reason not in self.tamper_reasons:
+            self.tamper_reasons.append(reason)
+
+    # -- the hook --------------------------------------------------------------------
+    def _make_hook(self):
+        cfuncs = self._cfuncs
+        codes = self._codes
+        methods = self._methods
+        modules = sys.modules
+        record = self._record
+        resolve = self._resolve
+        own = self._own_codes
+        watcher = self
+        tamper_c = {
+            id(_setprofile): "sys.setprofile called",
+            id(_getprofile): "sys.getprofile called",
+        }
+        try:
+            import _thread
+
+            tamper_c[id(_thread.start_new_thread)] = "_thread.start_new_thread (an unwatched thread)"
+            tamper_keep = (_thread.start_new_thread,)
+        except Exception:  # pragma: no cover
+            tamper_keep = (None,)
+        student = self._student_site
+        tamper_codes = {_thread_setprofile.__code__: "threading.setprofile called"}
+        if _thread_getprofile is not None and hasattr(_thread_getprofile, "__code__"):
+            tamper_codes[_thread_getprofile.__code__] = "threading.getprofile called"
+
+        def hook(frame, event, arg, _keep=tamper_keep):
+            if event == "c_call":
+                if len(modules) != watcher._nmods:
+                    resolve()
+                banned = cfuncs.get(id(arg))
+                if banned is not None:
+                    record(banned, frame)
+                    return
+                reason = tamper_c.get(id(arg))
+                if reason is not None:
+                    # threading.Thread.start itself uses _thread: only the student's own calls count
+                    if frame.f_code not in own and (arg is not tamper_keep[0] or student(frame)):
+                        watcher._tamper(reason)
+                    return
+                specs = methods.get(getattr(arg, "__name__", None))
+                if specs is not None:
+                    owner = getattr(arg, "__self__", None)
+                    for kind, target, banned in specs:
+                        if (owner is target) if kind == "bound" else isinstance(owner, target):
+                            record(banned, frame)
+                            return
+            elif event == "call":
+                if len(modules) != watcher._nmods:
+                    resolve()
+                code = frame.f_code
+                banned = codes.get(code)
+                if banned is not None:
+                    record(banned, frame.f_back)
+                    return
+                reason = tamper_codes.get(code)
+                if reason is not None and (frame.f_back is None or frame.f_back.f_code not in own):
+                    watcher._tamper(reason)
+
+        return hook
+
+    # -- context manager -------------------------------------------------------------
+    def __enter__(self):
+        self._resolve()
+        self._hook = self._make_hook()
+        self._prev = _getprofile()
+        self._prev_thread = _thread_getprofile() if _thread_getprofile else getattr(threading, "_profile_hook", None)
+        self._active = True
+        _thread_setprofile(self._hook)
+        _setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc):
+        current = _getprofile()
+        _setprofile(self._prev)
+        if self._active:
+            self._active = False
+            hook = self._hook
+            if current is not hook:
+                self._tamper("the profile hook was removed or replaced")
+            if sys.setprofile is not _setprofile or sys.getprofile is not _getprofile:
+                self._tamper("sys.setprofile/getprofile was replaced")
+            if getattr(threading, "_profile_hook", hook) is not hook:
+                self._tamper("threading's profile hook was replaced")
+            if threading.setprofile is not _thread_setprofile:
+                self._tamper("threading.setprofile was replaced")
+            _thread_setprofile(self._prev_thread)
+        return False
+
+
+_NOTFOUND = object()
+
+
+def _lookup(qual: str, modules):
+    """The object a qualified name denotes, using only modules already imported."""
+    parts = qual.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = modules.get(".".join(parts[:cut]))
+        if module is None:
+            continue
+        obj = module
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except Exception:
+            return _NOTFOUND
+        return obj
+    return _NOTFOUND

@@ -1,0 +1,169 @@
+"""Banned functions: static analysis of a submission before any of it runs.
+
+``check_bans(source, filename, policy, graded)`` resolves what every name means (not how it
+is spelled) and returns one ``Finding`` per use of a banned callable or per construct that
+makes the analysis impossible.  The run-time layer (``grader.run.child.monitor``) confirms
+bans inside the sandbox; both layers share the name tables of that module.
+
+Rules (a closed set):
+
+``banned-call``
+    A call whose callee resolves to a banned name: ``sum(xs)``, ``np.sum(a)``, ``avg(xs)``
+    after ``from statistics import mean as avg``, ``a.sum()`` on a numpy array,
+    ``getattr(builtins, 'su' + 'm')(xs)``, ``ops['s'](xs)`` where ``ops = {'s': sum}``,
+    a call through a variable, default argument or container, ``functools.partial``.
+``banned-reference``
+    A banned callable taken without being called where it is taken (``f = sum``,
+    ``map(np.mean, rows)``, ``def f(xs, total=sum)``, ``{'s': sum}``): a reference that
+    escapes is a use.  Reported where the name is resolved (an import, ``builtins`` or an
+    attribute of a module or array), not again at every copy.
+``dynamic-code`` (evasion=True)
+    Code that hides what it calls: ``eval``, ``exec``, ``compile``, ``__import__`` /
+    ``importlib.import_module`` with a computed name, ``getattr`` with a computed name on a
+    module, builtins or an array, ``globals()[k]``/``locals()[k]``/``vars(m)[k]`` with a
+    computed key (or their ``.values()``/``.items()``), ``sys.modules[k]``, and introspection
+    (``__globals__``, ``f_globals``, ``f_builtins``, ``f_locals``, ``__subclasses__``,
+    ``__code__``, ``__closure__``).  ``banned`` names the construct.  Constant source
+    handed to eval/exec/compile is analysed too (``eval('su' + 'm')`` is dynamic-code *and*
+    a banned call).  The spec's ``dynamic_code: flag|violation`` decides what it costs.
+``unanalysable`` (evasion=True)
+    The file does not parse, or is too deeply nested to analyse.
+
+Policy names are qualified names (``builtins.sum``, ``numpy.cumsum``, ``statistics.mean``,
+``numpy.add.reduce``, ``numpy.ndarray.sum``).  ``numpy.X`` also covers the array method
+``numpy.ndarray.X`` and the ufunc form (``numpy.sum`` -> ``numpy.add.reduce``); see
+``grader.run.child.monitor.implied_names``.  A *pair name* ``outer(inner)`` bans calls of
+``outer`` that are given ``inner`` as any argument, e.g. ``functools.reduce(operator.add)``
+bans ``reduce(operator.add, xs)``, ``reduce(np.add, xs)``, ``reduce(lambda a, b: a + b, xs)``
+but not ``reduce(max, xs)``; ``itertools.accumulate(operator.add)`` likewise.  For
+``operator.add`` the inner side also matches ``operator.__add__``, ``operator.iadd``,
+``numpy.add``, ``int.__add__``, ``float.__add__`` and a two-parameter function returning
+``a + b``.  Pair names are static-only (a profile hook cannot see arguments).
+
+Scope: with ``scope: file`` every finding affects every graded function; with
+``scope: reachable`` a finding affects the graded functions whose call graph reaches the
+code containing it (module-level code reaches all), see ``grader.static.reach``.
+
+Limits: no inter-procedural parameter types (a banned callable passed to a helper is caught
+where it is passed, not where the helper calls it); numpy arrays are recognised only from
+numpy calls, arithmetic on them and ``np.ndarray`` annotations; attribute stores
+(``self.f = sum``) and ``list.append`` are not tracked (the reference is still reported);
+monkeypatching ``builtins`` and pandas are out of scope.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from grader.run.child.monitor import canonical_name, expand_names
+from grader.spec.model import BanPolicy
+from grader.static.exprs import ADD_EQUIV, RawFinding
+from grader.static.interp import Interp
+from grader.static.reach import affected, graded_units
+
+RULES = ("banned-call", "banned-reference", "dynamic-code", "unanalysable")
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    banned: str
+    filename: str
+    line: int
+    col: int
+    source_line: str
+    functions: tuple[str, ...]
+    evasion: bool
+    message: str
+
+
+def parse_policy(names: Iterable[str]) -> tuple[dict, list]:
+    """(covered qualified name -> policy name, [(pair name, outer, inner names)])."""
+    names = list(names)
+    plain = [n for n in names if "(" not in n]
+    pairs = []
+    for name in names:
+        if "(" not in name:
+            continue
+        outer, _, rest = name.partition("(")
+        inner = rest.rstrip(")").strip()
+        outer = canonical_name(outer.strip())
+        inner_c = canonical_name(inner)
+        inner_set = ADD_EQUIV if inner_c in ADD_EQUIV else frozenset({inner_c})
+        pairs.append((name, outer, frozenset(inner_set)))
+    return expand_names(plain), pairs
+
+
+def _message(raw: RawFinding) -> str:
+    if raw.rule == "banned-call":
+        same = raw.actual == raw.banned
+        what = raw.banned if same else f"{raw.actual} (banned as {raw.banned})"
+        return f"`{raw.text}` calls {what}, which is banned in this assignment."
+    if raw.rule == "banned-reference":
+        what = raw.banned if raw.actual == raw.banned else f"{raw.actual} (banned as {raw.banned})"
+        return (f"`{raw.text}` takes {what}, which is banned in this assignment; "
+                f"storing or passing it on is still using it.")
+    return (f"`{raw.text}` uses {raw.banned}, which hides from the checker what is called, "
+            f"so it may be used to reach a banned function.")
+
+
+def check_bans(source: str, filename: str, policy: BanPolicy,
+               graded: Mapping[str, Sequence[str]]) -> list[Finding]:
+    """Static findings for ``source`` under ``policy``; ``graded`` maps a graded function
+    name to the names (name + aliases) the student may define it under."""
+    lines = source.splitlines()
+    everyone = tuple(graded)
+
+    def line_of(n: int) -> str:
+        return lines[n - 1].strip() if 0 < n <= len(lines) else ""
+
+    try:
+        tree = ast.parse(source, filename=filename)
+    except RecursionError:
+        return [Finding("unanalysable", "nesting", filename, 1, 1, line_of(1), everyone, True,
+                        "The code is nested too deeply to be checked.")]
+    except (SyntaxError, ValueError, MemoryError) as exc:
+        line = getattr(exc, "lineno", None) or 1
+        return [Finding("unanalysable", "syntax", filename, line, getattr(exc, "offset", None) or 1,
+                        line_of(line), everyone, True,
+                        f"The file does not parse ({getattr(exc, 'msg', exc)}), so it cannot be checked.")]
+    covered, pairs = parse_policy(policy.names)
+    interp = Interp(tree, covered, pairs)
+    try:
+        interp.run()
+    except RecursionError:
+        return [Finding("unanalysable", "nesting", filename, 1, 1, line_of(1), everyone, True,
+                        "The code is nested too deeply to be checked.")]
+    if policy.scope == "file":
+        def functions_of(raw):
+            return everyone
+    else:
+        reached = graded_units(tree, interp.module_final, interp.edges, graded)
+
+        def functions_of(raw):
+            return affected(raw.units, reached)
+    findings = [
+        Finding(raw.rule, raw.banned, filename, raw.line, raw.col, line_of(raw.line),
+                functions_of(raw), raw.evasion, _message(raw))
+        for raw in interp.raw.values()
+    ]
+    findings.sort(key=lambda f: (f.line, f.col, f.rule, f.banned))
+    return findings
+
+
+_COLORS = {"banned-call": "\033[31m", "banned-reference": "\033[31m",
+           "dynamic-code": "\033[33m", "unanalysable": "\033[33m"}
+
+
+def format_findings(findings: Iterable[Finding], *, color: bool = False) -> str:
+    """``file:line:col: rule: message``, the source line, and ``affects: f, g`` per finding."""
+    out = []
+    for f in findings:
+        rule = f"{_COLORS.get(f.rule, '')}{f.rule}\033[0m" if color else f.rule
+        kind = " (possible evasion)" if f.evasion else ""
+        out.append(f"{f.filename}:{f.line}:{f.col}: {rule}{kind}: {f.message}")
+        if f.source_line:
+            out.append(f"    {f.source_line}")
+        out.append(f"    affects: {', '.join(f.functions) if f.functions else '(no graded function)'}")
+    return "\n".join(out)

@@ -1,0 +1,5 @@
+# expect: builtins.sum static banned-call
+# expect: builtins.sum runtime
+# call: f([1, 2, 3])
+def f(xs):
+    return sum(xs)
