@@ -1,0 +1,126 @@
+"""Bad input to the grader itself, through the command line.
+
+* Broken specs (tests/fixtures/bad_specs/ and tests/fixtures/bad_inputs/specs/): `grader grade`
+  and `grader validate` must fail with a non-zero exit code and a clear message that names the
+  spec file (with a line number for problems inside the file), never a traceback.
+* Broken submissions (tests/fixtures/bad_inputs/class/) graded in ONE batch with good ones:
+  an empty file, a binary file, a file that is not UTF-8, a folder without the expected file,
+  and a good file with the wrong name. Each gets a clear submission error, the batch goes on,
+  and the good ones score full.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures"
+BAD_SPECS = sorted((FIX / "bad_specs").glob("*.yaml")) + sorted((FIX / "bad_inputs" / "specs").glob("*.yaml"))
+CLASS = FIX / "bad_inputs" / "class"
+MINI = FIX / "specs" / "mini.yaml"
+GOOD = CLASS / "good.py"
+
+# What each broken spec must be told about (a substring of the message, case-insensitive).
+SPEC_MESSAGES = {
+    "bad_args.yaml": "argument",
+    "bad_generator.yaml": "generator",
+    "missing_function.yaml": "not defined in the reference",
+    "missing_reference.yaml": "not found",
+    "not_a_mapping.yaml": "mapping",
+    "unknown_key.yaml": "unknown key",
+    "wrong_type.yaml": "not of type",
+    "yaml_syntax.yaml": "yaml syntax",
+    "duplicate_function.yaml": "twice",
+    "empty.yaml": "mapping",
+    "reference_raises.yaml": "reference",
+    "unknown_compare_mode.yaml": "fuzzy",
+    "unknown_validator.yaml": "unknown validator",
+}
+
+
+def grader(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def no_traceback(proc: subprocess.CompletedProcess) -> None:
+    for stream, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        assert "Traceback (most recent call last)" not in text, f"traceback on {stream}:\n{text}"
+        assert "internal error" not in text, f"internal error on {stream}:\n{text}"
+
+
+def test_every_bad_spec_has_a_message_rule():
+    assert {p.name for p in BAD_SPECS} <= set(SPEC_MESSAGES), sorted({p.name for p in BAD_SPECS} - set(SPEC_MESSAGES))
+
+
+@pytest.mark.parametrize("spec", BAD_SPECS, ids=[p.name for p in BAD_SPECS])
+def test_bad_spec_grade(spec, tmp_path):
+    proc = grader("grade", str(spec.relative_to(ROOT)), str(GOOD), "--out", str(tmp_path / "out"), "--jobs", "1")
+    no_traceback(proc)
+    assert proc.returncode != 0, f"grading with {spec.name} succeeded:\n{proc.stdout}{proc.stderr}"
+    text = proc.stdout + proc.stderr
+    assert SPEC_MESSAGES[spec.name] in text.lower(), f"{spec.name}: the message does not mention {SPEC_MESSAGES[spec.name]!r}:\n{text}"
+    if spec.name != "reference_raises.yaml":  # that one is found while planning, not in the file
+        assert f"{spec.name}:" in text, f"{spec.name}: the message does not name the spec file with a position:\n{text}"
+
+
+@pytest.mark.parametrize("spec", BAD_SPECS, ids=[p.name for p in BAD_SPECS])
+def test_bad_spec_validate(spec):
+    proc = grader("validate", str(spec.relative_to(ROOT)))
+    no_traceback(proc)
+    if spec.name == "reference_raises.yaml":
+        return  # validate checks the file, not the reference's behaviour on every case
+    assert proc.returncode != 0, f"validate accepted {spec.name}:\n{proc.stdout}{proc.stderr}"
+
+
+# --------------------------------------------------------------------------- bad submissions
+
+EXPECTED_ERRORS = {
+    "empty": ("empty", "empty"),
+    "binary": ("binary", "binary"),
+    "latin1": ("encoding", "utf-8"),
+    "folder_without_file": ("missing-file", "mini.py"),
+    "wrongly_named_homework": ("note", "mini.py"),
+}
+FULL = ["good", "folder_ok", "wrongly_named_homework"]  # 10 + 10 + extra credit 5
+
+
+@pytest.fixture(scope="module")
+def class_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bad_inputs_out")
+    proc = grader("grade", str(MINI.relative_to(ROOT)), str(CLASS.relative_to(ROOT)), "--out", str(out), "--jobs", "2", "--format", "json")
+    results = {p.stem: json.loads(p.read_text()) for p in out.glob("*.json") if p.stem != "summary"}
+    return proc, results
+
+
+def test_batch_goes_on(class_run):
+    proc, results = class_run
+    no_traceback(proc)
+    assert proc.returncode == 0, f"the batch failed:\n{proc.stdout}{proc.stderr}"
+    assert set(results) == set(EXPECTED_ERRORS) | set(FULL), f"graded: {sorted(results)}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_ERRORS))
+def test_bad_submission_message(class_run, name):
+    _, results = class_run
+    result = results[name]
+    kind, needle = EXPECTED_ERRORS[name]
+    errors = result["errors"]
+    match = [e for e in errors if e["kind"] == kind]
+    assert match, f"{name}: no {kind!r} error; errors: {errors}"
+    assert needle in match[0]["message"].lower(), f"{name}: the {kind} message does not mention {needle!r}: {match[0]['message']!r}"
+    assert all("Traceback" not in e["message"] for e in errors), errors
+    if name not in FULL:
+        assert result["score"] == 0, f"{name} scored {result['score']}"
+        assert all(t["status"] == "error" and t["message"] for t in result["tests"]), f"{name}: every case must be an error with a message"
+
+
+@pytest.mark.parametrize("name", FULL)
+def test_good_ones_score_full(class_run, name):
+    _, results = class_run
+    result = results[name]
+    assert result["score"] == pytest.approx(25, abs=0.005), f"{name}: {result['score']} ({[(t['name'], t['status'], t['message']) for t in result['tests'] if t['status'] != 'passed']})"
+    assert [e for e in result["errors"] if e["kind"] != "note"] == []

@@ -1,0 +1,206 @@
+"""Hostile submissions (submissions/hostile/) graded in ONE batch with honest ones.
+
+Each hostile file attacks from inside a function or at import time and carries a hand-written
+``<name>.expected.yaml`` (format: see tests/test_corpus.py) with the result it deserves.
+Three honest hw7 submissions are copied into the same batch folder; the test asserts that
+
+* the batch finishes (within a deadline) and every hostile file gets its deserved result,
+  with a clear message for every lost case;
+* every honest submission's scores and statuses are identical to grading it alone;
+* no file under reference/, specs/, submissions/ or the batch folder changed (sha256) and
+  no attack left files in the host's shared temporary folders;
+* no process of the run is left behind (no descendant of this process, and no orphaned
+  process of a sandbox uid).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from test_corpus import ROOT, check_expectations, describe, grade_batch, load_expected
+
+SPEC = ROOT / "specs" / "hw7_iteration.yaml"
+HOSTILE = ROOT / "submissions" / "hostile"
+HONEST = ["correct_loops", "banned_sum_helper", "war_off_by_one"]
+WATCHED = [ROOT / "reference", ROOT / "specs", ROOT / "submissions"]
+SANDBOX_UID_MIN = 61000
+DEADLINE_S = 110.0
+HOST_LITTER = ["/tmp/daemon_was_here", "/tmp/filler_0.bin", "/var/tmp/filler_0.bin", "/dev/shm/filler_0.bin",
+               str(ROOT / "filler_0.bin"), str(ROOT / "submissions" / "filler_0.bin"), str(HOSTILE / "filler_0.bin")]
+
+
+def tree_digest(folders: list[Path]) -> dict[str, str]:
+    digests = {}
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if "__pycache__" in path.parts or not path.is_file():
+                continue
+            digests[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
+
+
+def _proc(pid: str, name: str) -> str:
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def process_table() -> dict[int, tuple[int, int, str, str]]:
+    """pid -> (ppid, uid, state, cmdline) for every live process."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        stat = _proc(entry, "stat")
+        try:
+            fields = stat.rsplit(")", 1)[1].split()
+            state, ppid = fields[0], int(fields[1])
+            uid = os.stat(f"/proc/{entry}").st_uid
+        except (IndexError, ValueError, OSError):
+            continue
+        table[int(entry)] = (ppid, uid, state, _proc(entry, "cmdline")[:200])
+    return table
+
+
+def leftover_processes(before: set[int]) -> list[str]:
+    """Processes of this run still alive after it: descendants of this test process, and
+    processes of the batch's sandbox uids (slots 0 and 1) orphaned to init.
+
+    Other engineers' sandboxes may run at the same time (even under the same slot uids), so
+    only processes that did not exist before the run and that are not zombies count.
+    """
+    table = process_table()
+    me = os.getpid()
+    slot_uids = {SANDBOX_UID_MIN, SANDBOX_UID_MIN + 1}
+    found = []
+    for pid, (ppid, uid, state, cmd) in table.items():
+        if pid in before or pid == me or state == "Z":
+            continue
+        chain, p, seen = [], ppid, set()
+        while p in table and p not in seen and p > 1:
+            seen.add(p)
+            chain.append(p)
+            p = table[p][0]
+        if me in chain:
+            found.append(f"pid {pid} (uid {uid}, state {state}) is still a descendant of the test: {cmd!r}")
+        elif uid in slot_uids and ppid in (0, 1):
+            found.append(f"pid {pid} (uid {uid}, state {state}) escaped its sandbox (orphaned to init): {cmd!r}")
+    return found
+
+
+HOSTILE_NAMES = sorted(p.stem for p in HOSTILE.glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory):
+    batch = tmp_path_factory.mktemp("hostile_batch")
+    for p in HOSTILE.glob("*.py"):
+        shutil.copy(p, batch / p.name)
+    for name in HONEST:
+        shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", batch / f"{name}.py")
+    alone = tmp_path_factory.mktemp("honest_alone")
+    for name in HONEST:
+        shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", alone / f"{name}.py")
+
+    litter_before = {p for p in HOST_LITTER if os.path.exists(p)}
+    digests_before = tree_digest(WATCHED + [batch])
+    procs_before = set(process_table())
+
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["results"], box["elapsed"] = grade_batch(SPEC, [batch], tmp_path_factory.mktemp("hostile_out"))
+        except BaseException as exc:  # reported by the test, not lost in the thread
+            box["error"] = exc
+
+    started = time.perf_counter()
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(DEADLINE_S)
+    finished = not worker.is_alive()
+    elapsed = time.perf_counter() - started
+
+    leftovers: list[str] = []
+    if finished:
+        for _ in range(30):  # give killed sandboxes a moment to be reaped
+            leftovers = leftover_processes(procs_before)
+            if not leftovers:
+                break
+            time.sleep(0.1)
+    alone_results = grade_batch(SPEC, [alone], tmp_path_factory.mktemp("honest_out"))[0] if finished else {}
+    return {
+        "finished": finished,
+        "elapsed": elapsed,
+        "error": box.get("error"),
+        "results": box.get("results", {}),
+        "alone": alone_results,
+        "digests_before": digests_before,
+        "digests_after": tree_digest(WATCHED + [batch]),
+        "leftovers": leftovers,
+        "litter": sorted({p for p in HOST_LITTER if os.path.exists(p)} - litter_before),
+    }
+
+
+def test_hostile_suite_is_complete():
+    assert len(HOSTILE_NAMES) >= 20, f"only {len(HOSTILE_NAMES)} hostile submissions"
+    missing = [n for n in HOSTILE_NAMES if not (HOSTILE / f"{n}.expected.yaml").exists()]
+    assert not missing, f"hostile submissions without an expected file: {missing}"
+
+
+def test_batch_finishes(hostile_run):
+    assert hostile_run["finished"], f"the batch with hostile submissions did not finish within {DEADLINE_S} s"
+    assert hostile_run["error"] is None, f"the batch raised {hostile_run['error']!r}"
+    graded = set(hostile_run["results"])
+    assert graded == set(HOSTILE_NAMES) | set(HONEST), f"not graded: {sorted(set(HOSTILE_NAMES) | set(HONEST) - graded)}"
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_hostile_gets_deserved_result(hostile_run, name):
+    if not hostile_run["finished"]:
+        pytest.fail("the batch did not finish")
+    result = hostile_run["results"].get(name)
+    assert result is not None, f"{name} was not graded"
+    problems = check_expectations(result, load_expected(HOSTILE / f"{name}.expected.yaml"))
+    assert not problems, f"hostile/{name}.py does not get its deserved result:\n- " + "\n- ".join(problems) + "\nresult:\n" + describe(result)
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_honest_unaffected(hostile_run, name):
+    if not hostile_run["finished"]:
+        pytest.fail("the batch did not finish")
+    mixed, alone = hostile_run["results"][name], hostile_run["alone"][name]
+
+    def shape(r):
+        return (r.score, {n: f.score for n, f in r.functions.items()}, [(t.function, t.name, t.status, t.score) for t in r.tests])
+
+    a, b = shape(mixed), shape(alone)
+    if a != b:
+        diffs = [f"{x[0]}/{x[1]}: {x[2]} {x[3]} with hostile neighbours vs {y[2]} {y[3]} alone" for x, y in zip(a[2], b[2]) if x != y]
+        pytest.fail(f"honest {name} graded differently next to hostile submissions: total {a[0]} vs {b[0]}\n" + "\n".join(diffs[:20]))
+
+
+def test_no_file_changed(hostile_run):
+    before, after = hostile_run["digests_before"], hostile_run["digests_after"]
+    changed = sorted(p for p in before if p in after and before[p] != after[p])
+    removed = sorted(set(before) - set(after))
+    added = sorted(p for p in set(after) - set(before) if not p.endswith(".pyc"))
+    assert not (changed or removed or added), f"files changed by the hostile run: changed {changed}, removed {removed}, added {added}"
+    assert not hostile_run["litter"], f"attacks left files on the host: {hostile_run['litter']}"
+
+
+def test_no_process_left(hostile_run):
+    assert hostile_run["finished"], "the batch did not finish"
+    assert not hostile_run["leftovers"], "processes left after the run:\n" + "\n".join(hostile_run["leftovers"])
+
+
+def test_hostile_time_budget(hostile_run):
+    assert hostile_run["elapsed"] < DEADLINE_S, f"hostile batch took {hostile_run['elapsed']:.1f} s"
