@@ -1,0 +1,151 @@
+"""`grader grade`, `check` and `bans` end to end: the CLI contract other tools rely on."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+
+MINI = FIXTURES / "specs" / "mini.yaml"
+GOOD = "def add(a, b):\n    return a + b\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef shout(text):\n    return text.upper() + '!'\n"
+WRONG = GOOD.replace("return a + b", "return a - b")
+SUMMER = GOOD.replace("return a + b", "return sum([a, b])")
+
+
+def grader(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+@pytest.fixture
+def klass(tmp_path: Path) -> Path:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(GOOD)
+    (folder / "bob.py").write_text(WRONG)
+    (folder / "carol.py").write_text(SUMMER)
+    (folder / "dave.py").write_text("def add(a, b)\n    return a + b\n")
+    return folder
+
+
+def test_grade_writes_the_contracted_files_and_exits_0_whatever_students_score(klass, tmp_path):
+    out = tmp_path / "out"
+    proc = grader("grade", MINI, klass, "--out", out, "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for name in ("alice", "bob", "carol", "dave"):
+        data = json.loads((out / f"{name}.json").read_text())
+        assert {"submission", "assignment", "score", "max_score", "functions", "tests", "errors"} <= set(data)
+        for test in data["tests"]:
+            assert {"name", "function", "visibility", "status", "score", "max_score", "time_s", "message"} <= set(test)
+            if test["visibility"] == "hidden":
+                assert "args" not in test and "expected" not in test and "actual" not in test
+    alice = json.loads((out / "alice.json").read_text())
+    assert alice["score"] == 25 and alice["max_score"] == 20  # 5 extra-credit points on top
+    assert {t["status"] for t in alice["tests"]} == {"passed"}
+    carol = json.loads((out / "carol.json").read_text())
+    assert carol["functions"]["add"]["score"] == 0
+    assert carol["functions"]["add"]["violations"][0]["banned"] == "builtins.sum"
+    assert {t["status"] for t in carol["tests"] if t["function"] == "add"} == {"banned"}
+    dave = json.loads((out / "dave.json").read_text())
+    syntax = [e for e in dave["errors"] if e["kind"] == "syntax"]
+    assert dave["score"] == 0 and syntax and syntax[0]["line"] == 1
+    assert [e["kind"] for e in alice["errors"]] == ["note"]  # named alice.py, not mini.py
+    rows = list(csv.DictReader((out / "grades.csv").open()))
+    assert [r["id"] for r in rows] == ["alice", "bob", "carol", "dave"]
+    assert list(rows[0]) == ["id", "score", "max_score", "add", "divmod2", "shout"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["assignment"] == "mini"
+    assert (out / "grader.sqlite3").is_file()
+
+
+def test_a_rerun_reuses_unchanged_results_and_regrade_forces(klass, tmp_path):
+    out = tmp_path / "out"
+    assert grader("grade", MINI, klass, "--out", out).returncode == 0
+    again = grader("grade", MINI, klass, "--out", out)
+    assert "graded 0, reused 4 unchanged" in again.stderr, again.stderr
+    (klass / "bob.py").write_text(GOOD)  # bob fixes his file: only he is graded again
+    fixed = grader("grade", MINI, klass, "--out", out)
+    assert "graded 1, reused 3 unchanged" in fixed.stderr, fixed.stderr
+    assert json.loads((out / "bob.json").read_text())["score"] == 25
+    forced = grader("grade", MINI, klass, "--out", out, "--regrade")
+    assert "graded 4, reused 0 unchanged" in forced.stderr
+
+
+def test_killing_the_grader_loses_nothing_already_finished(tmp_path):
+    klass = tmp_path / "big"
+    klass.mkdir()
+    slow = GOOD.replace("return a + b", "import time\n    time.sleep(0.15)\n    return a + b")
+    for i in range(12):
+        (klass / f"s{i:02d}.py").write_text(slow)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", str(MINI), str(klass), "--out", str(out), "--jobs", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.glob("s[0-9]*.json"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = sorted(p.stem for p in out.glob("s[0-9]*.json"))
+    assert 3 <= len(finished) < 12, finished
+    for path in out.glob("s[0-9]*.json"):
+        json.loads(path.read_text())  # every report on disk is whole (written atomically)
+    resumed = grader("grade", MINI, klass, "--out", out, "--jobs", "2", timeout=180)
+    assert resumed.returncode == 0, resumed.stderr
+    reused = int(resumed.stderr.split("reused ")[1].split()[0])
+    assert reused >= len(finished)
+    assert sorted(p.stem for p in out.glob("s[0-9]*.json")) == [f"s{i:02d}" for i in range(12)]
+    assert all(json.loads(p.read_text())["score"] == 25 for p in out.glob("s[0-9]*.json"))
+
+
+def test_spec_problems_are_the_graders_failure_not_the_students(klass, tmp_path):
+    proc = grader("grade", FIXTURES / "bad_specs" / "unknown_key.yaml", klass, "--out", tmp_path / "o")
+    assert proc.returncode == 3 and "unknown key 'pionts'" in proc.stderr and "Traceback" not in proc.stderr
+    missing = grader("grade", MINI, tmp_path / "nowhere", "--out", tmp_path / "o")
+    assert missing.returncode == 2 and "no such file or folder" in missing.stderr
+    bad_format = grader("grade", MINI, klass, "--out", tmp_path / "o", "--format", "json,pdf")
+    assert bad_format.returncode == 2 and "unknown report format 'pdf'" in bad_format.stderr
+
+
+def test_check_shows_public_cases_only_and_its_exit_status(tmp_path):
+    good, wrong = tmp_path / "mini.py", tmp_path / "wrong.py"
+    good.write_text(GOOD)
+    wrong.write_text(WRONG)
+    ok = grader("check", MINI, good)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = grader("check", MINI, wrong)
+    assert bad.returncode == 1
+    assert "add(1, 2)" in bad.stdout.replace("call: ", "") or "add" in bad.stdout
+    assert "1000000" not in bad.stdout + ok.stdout  # the hidden case 'big' is never shown
+    assert "pairs[" not in bad.stdout + ok.stdout and "hidden_one" not in bad.stdout + ok.stdout
+
+
+def test_bans_lists_findings_without_running(tmp_path):
+    clean, dirty = tmp_path / "clean.py", tmp_path / "dirty.py"
+    clean.write_text(GOOD)
+    dirty.write_text(SUMMER + "\nprint(open('/etc/hostname').read())\n")
+    assert grader("bans", MINI, clean).returncode == 0
+    found = grader("bans", MINI, dirty)
+    assert found.returncode == 1 and "builtins.sum" in found.stdout and ":2:" in found.stdout
+
+
+def test_grader_errors_are_one_message_and_debug_adds_the_traceback(klass, tmp_path):
+    (tmp_path / "ref.py").write_text("def add(a, b):\n    return a / b\n")
+    (tmp_path / "s.yaml").write_text(
+        "assignment: x\ntitle: X\nkind: functions\nlanguage: python\nreference: ref.py\n"
+        "functions:\n  - name: add\n    points: 1\n    cases: [{name: zero, args: [1, 0]}]\n"
+    )
+    proc = grader("grade", tmp_path / "s.yaml", klass, "--out", tmp_path / "o")
+    assert proc.returncode == 5
+    assert "the reference add() fails on case 'zero': ZeroDivisionError" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    debug = grader("--debug", "grade", tmp_path / "s.yaml", klass, "--out", tmp_path / "o")
+    assert debug.returncode == 5 and "Traceback" in debug.stderr
