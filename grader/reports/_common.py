@@ -187,12 +187,15 @@ class CaseView:
             # Status only: the message and stdout of a hidden case may echo its inputs.
             return cls(test.name, test.function, False, test.status, test.score,
                        test.max_score, test.time_s, None, None, None, "")
-        shows_values = test.status in ("passed", "failed")
-        diff = diff_lines(test.expected, test.actual) if test.status == "failed" else None
+        # A program's criteria (games, wording, style) have no call and may have no values.
+        is_call = test.args is not None
+        has_values = is_call or test.expected is not None or test.actual is not None
+        shows_values = has_values and test.status in ("passed", "failed")
+        diff = diff_lines(test.expected, test.actual) if shows_values and test.status == "failed" else None
         return cls(
             test.name, test.function, True, test.status, test.score, test.max_score,
-            test.time_s, call_text(test),
-            long_repr(test.expected),
+            test.time_s, call_text(test) if is_call else None,
+            long_repr(test.expected) if has_values else None,
             long_repr(test.actual) if shows_values else None,
             test.message,
             tuple(diff) if diff else None,

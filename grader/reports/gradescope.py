@@ -55,11 +55,13 @@ def case_output(test: TestResult) -> str:
     view = CaseView.of(test)
     if not view.public:
         return f"Hidden case: {view.status}."
-    lines = [f"Call: {view.call}"]
+    lines = [f"Call: {view.call}"] if view.call is not None else []
     if view.status == "passed":
-        lines.append(f"Returned: {view.actual}")
+        if view.actual is not None:
+            lines.append(f"Returned: {view.actual}")
     else:
-        lines.append(f"Expected: {view.expected}")
+        if view.expected is not None:
+            lines.append(f"Expected: {view.expected}")
         if view.actual is not None:
             lines.append(f"Got:      {view.actual}")
         else:

@@ -154,8 +154,10 @@ def _case_block(test: TestResult) -> str:
            f"{_status(view.status)} <span class=\"muted\">{fmt_score(view.score)}/"
            f"{fmt_score(view.max_score)} pts, {view.time_s * 1000:.1f} ms</span>"]
     if not test.passed:
-        out.append(f"<div>call</div><pre>{escape(view.call or '')}</pre>")
-        out.append(f"<div>expected</div><pre>{escape(view.expected or '')}</pre>")
+        if view.call is not None:
+            out.append(f"<div>call</div><pre>{escape(view.call)}</pre>")
+        if view.expected is not None:
+            out.append(f"<div>expected</div><pre>{escape(view.expected)}</pre>")
         if view.actual is not None:
             out.append(f"<div>got</div><pre>{escape(view.actual)}</pre>")
         if view.diff:

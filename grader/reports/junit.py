@@ -56,11 +56,11 @@ def _outcome(case: ET.Element, test: TestResult) -> None:
     if not view.public:
         _sub(case, tag, message=f"hidden case {test.status}", type=test.status)
         return
-    if test.status == "failed":
+    if test.status == "failed" and view.expected is not None:
         message = f"expected {short_repr(test.expected)}, got {short_repr(test.actual)}"
     else:
         message = view.message or test.status
-    body = [f"call: {view.call}", f"expected: {view.expected}"]
+    body = [f"{label}: {value}" for label, value in (("call", view.call), ("expected", view.expected)) if value is not None]
     if view.actual is not None:
         body.append(f"actual: {view.actual}")
     if view.message:

@@ -108,9 +108,11 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
         out += ["## Failed public cases", ""]
         for test in failed:
             view = CaseView.of(test)
-            out += [f"### {md_code(view.function)} {md_text(view.name)}: {view.status}", "",
-                    "Call:", "", md_block(view.call or "", "python"), "",
-                    "Expected:", "", md_block(view.expected or ""), ""]
+            out += [f"### {md_code(view.function)} {md_text(view.name)}: {view.status}", ""]
+            if view.call is not None:
+                out += ["Call:", "", md_block(view.call, "python"), ""]
+            if view.expected is not None:
+                out += ["Expected:", "", md_block(view.expected), ""]
             if view.actual is not None:
                 out += ["Got:", "", md_block(view.actual), ""]
             if view.diff:

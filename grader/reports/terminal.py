@@ -86,11 +86,15 @@ def _case(test: TestResult) -> RenderableType:
     head.append(f"  {test.time_s * 1000:.1f} ms", style="dim")
     if test.passed:
         return head
-    parts: list[RenderableType] = [head, Text("    call: ", style="dim").append(call_text(test))]
-    if test.status == "failed":
+    parts: list[RenderableType] = [head]
+    if test.args is not None:  # a function call; a program's criteria have none
+        parts.append(Text("    call: ", style="dim").append(call_text(test)))
+        if test.status == "failed":
+            parts.append(value_diff(test.expected, test.actual))
+        else:
+            parts.append(Text("    expected: ", style="dim").append(repr(test.expected)))
+    elif test.status == "failed" and (test.expected is not None or test.actual is not None):
         parts.append(value_diff(test.expected, test.actual))
-    else:
-        parts.append(Text("    expected: ", style="dim").append(repr(test.expected)))
     if test.message:
         parts.append(Text("    " + test.message, style=style))
     return Group(*parts)
