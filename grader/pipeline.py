@@ -6,7 +6,6 @@ in the sandbox, call every function on every case, judge each answer, total the 
 """
 from __future__ import annotations
 
-import copy
 import time
 from typing import Any, Sequence
 
@@ -98,7 +97,8 @@ class FunctionGrader:
             return self._without_running(submission, errors, started, submission.problems[0][1])
         source = submission.source()
         violations = static_violations(self.spec, source, submission.main or "")
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime for name in fn.bans.names})
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
+        suspicious = any(violations.values())
         with self.sandbox.session(submission.files, submission.main, watch=watch) as session:
             load = session.load
             if not load.ok:
@@ -115,9 +115,11 @@ class FunctionGrader:
                     errors.append(SubmissionError("missing-function", missing, function=fn.name))
                     fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
                 else:
+                    hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
+                    watch = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
+                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch)
                     fn_tests = []
-                    for p in planned:
-                        call = session.call(found_as, copy.deepcopy(list(p.case.args)), time_limit=p.time_limit, watch=bool(fn.bans.names and fn.bans.runtime))
+                    for p, call in zip(planned, calls):
                         fn_violations += runtime_violations(call, fn, p.case.name)
                         fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit), self.context(fn, p)))
                 result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)

@@ -200,7 +200,3 @@ def test_no_file_changed(hostile_run):
 def test_no_process_left(hostile_run):
     assert hostile_run["finished"], "the batch did not finish"
     assert not hostile_run["leftovers"], "processes left after the run:\n" + "\n".join(hostile_run["leftovers"])
-
-
-def test_hostile_time_budget(hostile_run):
-    assert hostile_run["elapsed"] < DEADLINE_S, f"hostile batch took {hostile_run['elapsed']:.1f} s"

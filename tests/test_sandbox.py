@@ -379,3 +379,40 @@ def test_fallback_profile_works_but_is_not_secure():
             assert s.call("g", [], time_limit=0.2).status == "timeout"
             r = s.call("f", [2], time_limit=1)
             assert r.value == [2] and r.stdout == "2\n"
+
+
+BATCH = ["ok", "raise", "print", "spin", "ok", "thread", "ok", "sysexit", "ok", "exit", "ok", "forge", "ok"]
+
+
+def _summary(r):
+    return (r.status, r.value, r.stdout.strip(), (r.exception or {}).get("type"))
+
+
+def test_batched_calls_give_the_same_verdicts_as_single_calls(sb):
+    """call_many is only an optimisation: every case gets what call() would give it."""
+    with session(sb, "mixed.py") as s:
+        single = [_summary(s.call("f", [k], time_limit=0.3)) for k in BATCH]
+    with session(sb, "mixed.py") as s:
+        batched = [_summary(r) for r in s.call_many("f", [([k], 0.3) for k in BATCH])]
+    assert batched == single
+    statuses = [b[0] for b in batched]
+    assert statuses[:5] == ["ok", "error", "ok", "timeout", "ok"]
+    assert statuses[7] == "crashed" and statuses[9] == "crashed"
+    assert batched[2][2] == "hello from print"
+    assert batched[-1] == ("ok", 1, "", None)
+
+
+def test_a_batch_survives_the_parents_hard_kill(sb):
+    with session(sb, "mixed.py") as s:
+        results = s.call_many("f", [(["ok"], 0.2), (["deaf"], 0.2), (["ok"], 0.2)])
+    assert [r.status for r in results] == ["ok", "timeout", "ok"]
+    assert "no answer" in results[1].detail
+
+
+def test_batched_calls_can_watch_some_cases_only(sb):
+    src = "def f(xs):\n    return sum(xs)\n"
+    with sb.session({"w.py": src}, "w.py", watch=["builtins.sum"]) as s:
+        results = s.call_many("f", [([[1, 2]], 1), ([[3]], 1)], watch=[True, False])
+    assert [r.value for r in results] == [3, 3]
+    assert [h["banned"] for h in results[0].watch_hits] == ["builtins.sum"]
+    assert results[1].watch_hits == ()

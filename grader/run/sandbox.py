@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Mapping, Sequence
 
 from . import _bwrap
@@ -457,16 +457,15 @@ class Session:
         return res
 
     # -- calls ------------------------------------------------------------
-    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
-        if self._closed:
-            raise SandboxError("the session is closed")
-        if not self.load.ok:
-            return CallResult("error", detail=f"the module {self.main} did not load ({self.load.kind}): "
-                                              f"{self.load.message}",
-                              exception={"type": "LoadError", "message": self.load.message,
-                                         "lineno": self.load.lineno, "line": self.load.line,
-                                         "traceback": ""})
-        enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
+    def _not_loaded(self) -> CallResult:
+        return CallResult("error", detail=f"the module {self.main} did not load ({self.load.kind}): "
+                                          f"{self.load.message}",
+                          exception={"type": "LoadError", "message": self.load.message,
+                                     "lineno": self.load.lineno, "line": self.load.line,
+                                     "traceback": ""})
+
+    def _ensure_child(self) -> CallResult | None:
+        """A live child with a clean channel, restarting it if needed; a CallResult when impossible."""
         if self._restart or self._chan is None or _pending(self._chan, self._buf):
             self.restarts += 1
             self._kill_child()
@@ -475,58 +474,69 @@ class Session:
                 self._restart = True
                 return CallResult("crashed", detail=f"the module could not be loaded again after a restart: "
                                                     f"{again.message}")
-        time_limit = float(time_limit)
-        wall_limit = 3 * time_limit + 0.5
-        nonce = secrets.token_hex(16)
-        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
-               "w": list(self.watch) if watch else None, "n": nonce}
-        t0 = time.perf_counter()
+        return None
+
+    def _send(self, req: dict) -> CallResult | None:
         try:
             self._chan.sendall(codec.dumps_line(req))
         except OSError:
             status = self._kill_child()
             self._restart = True
             return CallResult("crashed", detail=_status_detail(status, self.limits))
-        backstop = wall_limit * 1.1 + 1.0
+        return None
+
+    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict | None, CallResult | None, float]:
+        """Read one reply line: (message, None, wall) or (None, failure, wall).
+
+        ``final``: no other line may follow it (a streamed batch has more to come).
+        """
+        t0 = time.perf_counter()
         line, why = _read_line(self._chan, self._buf, time.monotonic() + backstop)
         wall = time.perf_counter() - t0
         if why:
             status = self._kill_child()
             self._restart = True
             if why == "timeout":
-                self._cpu_used += time_limit
-                return CallResult("timeout", time_s=time_limit, wall_s=wall,
-                                  detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
-                                         f"was killed (did it block or ignore the timer signal?)")
+                self._cpu_used += time_charged
+                return None, CallResult("timeout", time_s=time_charged, wall_s=wall,
+                                        detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
+                                               f"was killed (did it block or ignore the timer signal?)"), wall
             if why == "oversized":
-                return CallResult("protocol", wall_s=wall,
-                                  detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes")
-            return CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits))
+                return None, CallResult("protocol", wall_s=wall,
+                                        detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
+            return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
         try:
             m = codec.loads_line(line)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if _pending(self._chan, self._buf):
+            if final and _pending(self._chan, self._buf):
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
-            status = m.get("status")
-            if status not in ("ok", "error", "timeout", "crashed", "protocol"):
-                raise codec.CodecError(f"unknown status {status!r}")
-            value = codec.decode(m.get("value")) if status == "ok" else None
-            hits = codec.decode(m.get("hits") or [])
-            if type(hits) is not list or any(type(h) is not dict for h in hits):
-                raise codec.CodecError("malformed monitor findings")
-            cpu = m.get("cpu")
-            cpu = float(cpu) if type(cpu) in (int, float) else 0.0
-            cw = m.get("wall")
-            cw = float(cw) if type(cw) in (int, float) else wall
         except codec.CodecError as e:
-            self._kill_child()
-            self._restart = True
-            msg = str(e)
-            if not (msg.startswith("wrote") or msg.startswith("returned")):
-                msg = f"protocol violation: {msg}"
-            return CallResult("protocol", wall_s=wall, detail=msg)
+            return None, self._protocol_failure(e, wall), wall
+        return m, None, wall
+
+    def _protocol_failure(self, error: Exception, wall: float) -> CallResult:
+        self._kill_child()
+        self._restart = True
+        msg = str(error)
+        if not (msg.startswith("wrote") or msg.startswith("returned")):
+            msg = f"protocol violation: {msg}"
+        return CallResult("protocol", wall_s=wall, detail=msg)
+
+    def _result(self, m: dict, wall: float) -> CallResult:
+        """One case's reply, decoded with the same suspicion as everything from the child."""
+        status = m.get("status")
+        if status not in ("ok", "error", "timeout", "crashed", "protocol"):
+            raise codec.CodecError(f"unknown status {status!r}")
+        value = codec.decode(m.get("value")) if status == "ok" else None
+        hits = codec.decode(m.get("hits") or [])
+        if type(hits) is not list or any(type(h) is not dict for h in hits):
+            raise codec.CodecError("malformed monitor findings")
+        cpu = m.get("cpu")
+        cpu = float(cpu) if type(cpu) in (int, float) else 0.0
+        cw = m.get("wall")
+        cw = float(cw) if type(cw) in (int, float) else wall
         self._cpu_used += cpu
         if m.get("restart") is True:
             self._restart = True
@@ -536,6 +546,80 @@ class Session:
         return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
                           exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
                           watch_hits=tuple(hits), tampered=m.get("tampered") is True)
+
+    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return self._not_loaded()
+        enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
+        failed = self._ensure_child()
+        if failed:
+            return failed
+        time_limit = float(time_limit)
+        wall_limit = 3 * time_limit + 0.5
+        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
+               "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
+        failure = self._send(req)
+        if failure:
+            return failure
+        m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
+        if failure:
+            return failure
+        try:
+            return self._result(m, wall)
+        except codec.CodecError as e:
+            return self._protocol_failure(e, wall)
+
+    def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
+                  watch: bool | Sequence[bool] = False) -> list[CallResult]:
+        """Call ``function`` once per ``(args, time_limit)``, in one round trip where possible.
+
+        ``watch`` turns the runtime monitor on for every call, or per call.
+
+        Same verdicts as calling :meth:`call` for each: whenever the batch cannot be
+        trusted as a whole (a hard kill, a crash, a forged or oversized reply), the cases
+        it did not answer are run again one request each in a fresh child.
+        """
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return [self._not_loaded() for _ in calls]
+        watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
+        calls = [(a, t, w) for (a, t), w in zip(calls, watched)]
+        results: list[CallResult] = []
+        while len(results) < len(calls):
+            pending = calls[len(results):]
+            if len(pending) == 1 or self._ensure_child():
+                results += [self.call(function, a, time_limit=t, watch=w) for a, t, w in pending]
+                break
+            items = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
+                      "w": list(self.watch) if w else None} for a, t, w in pending]
+            req = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
+            failure = self._send(req)
+            if failure:
+                results.append(failure)
+                continue
+            for index, item in enumerate(items):
+                # Each case has its own backstop, counted from the end of the one before.
+                m, failure, wall = self._receive(req["n"], item["wl"] * 1.1 + 1.0, item["t"], final=False)
+                if failure:
+                    results.append(failure)
+                    break  # the child is gone; the rest run in a fresh one
+                try:
+                    if m.get("i") != index:
+                        raise codec.CodecError("wrote a result line out of order (a forged line)")
+                    results.append(self._result(m, wall))
+                    if m.get("last") is True or index == len(items) - 1:
+                        if _pending(self._chan, self._buf):
+                            raise codec.CodecError("wrote more result lines than cases")
+                        break
+                except codec.CodecError as e:
+                    if len(results) > len(calls) - len(pending) + index:
+                        results.pop()
+                    results.append(self._protocol_failure(e, wall))
+                    break
+        return results
 
     def close(self) -> None:
         if self._closed:

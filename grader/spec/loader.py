@@ -99,6 +99,15 @@ def _time_limit(value: Mapping[str, Any] | None, default: TimeLimit) -> TimeLimi
     )
 
 
+def _runtime(value: Any) -> str:
+    """``true``/``false`` are accepted as ``always``/``off``."""
+    if value is True:
+        return "always"
+    if value is False:
+        return "off"
+    return value
+
+
 def _bans(value: Mapping[str, Any] | None, base: BanPolicy | None = None) -> BanPolicy:
     base = base or BanPolicy()
     if not value:
@@ -110,7 +119,7 @@ def _bans(value: Mapping[str, Any] | None, base: BanPolicy | None = None) -> Ban
         deduct=float(value.get("deduct", base.deduct)),
         scope=value.get("scope", base.scope),
         dynamic_code=value.get("dynamic_code", base.dynamic_code),
-        runtime=value.get("runtime", base.runtime),
+        runtime=_runtime(value.get("runtime", base.runtime)),
     )
 
 
