@@ -28,5 +28,5 @@ if (( ${#packages[@]} )); then
 fi
 
 extras=""
-(( want_test )) && extras="[test]"
+(( want_test )) && extras="[test,dask]"
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".${extras}"

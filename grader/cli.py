@@ -101,11 +101,15 @@ def _grade_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="json,csv", help="report formats, comma separated (json, csv, gradescope, junit, markdown, html)")
     p.add_argument("--id-column", help="name of the student id column in the LMS gradebook CSV (default: SIS User ID)")
     p.add_argument("--unsafe", action="store_true", help="grade without a sandbox when none is available (trusted code only)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="grade on this machine (default) or on a Dask cluster (pip install 'grader[dask]')")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask)")
 
 
 @command("grade", "grade submissions and write reports", _grade_args)
 def cmd_grade(args: argparse.Namespace) -> int:
-    from grader.batch import BatchOptions, run_batch
+    from grader.batch import BatchOptions
+    from grader.executors import run as run_executor
     from grader.progress import Progress
     from grader.reports import write_reports
     from grader.submissions import discover
@@ -116,10 +120,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not submissions:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
     formats = parse_formats(args.format)
-    err(f"grading {len(submissions)} submission(s) of {spec.assignment} with {max(1, args.jobs)} job(s); {profile.describe()}")
+    where = f"on the Dask cluster at {args.scheduler}" if args.executor == "dask" else f"with {max(1, args.jobs)} job(s)"
+    err(f"grading {len(submissions)} submission(s) of {spec.assignment} {where}; {profile.describe()}")
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
-        outcome = run_batch(spec, submissions, options, on_result=progress.advance)
+        outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)
     options = {"id_column": args.id_column} if args.id_column else {}
     written = write_reports(outcome.results, spec, args.out, formats, options=options)
     err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
