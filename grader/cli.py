@@ -125,7 +125,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)
-    options = {"id_column": args.id_column} if args.id_column else {}
+    options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {})}
     written = write_reports(outcome.results, spec, args.out, formats, options=options)
     err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
     return ExitCode.OK

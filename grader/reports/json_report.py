@@ -75,6 +75,11 @@ class JsonReporter(BaseReporter):
     name = "json"
 
     def write(self, results: Sequence[SubmissionResult], spec: Spec, out_dir: Path) -> list[Path]:
-        written = [write_submission_json(result, out_dir) for result in results]
+        # After a batch, each file was written as its submission finished: only fill gaps.
+        if self.options.get("skip_existing"):
+            written = [p if p.exists() else write_submission_json(r, out_dir)
+                       for r, p in ((r, submission_json_path(r.submission, out_dir)) for r in results)]
+        else:
+            written = [write_submission_json(result, out_dir) for result in results]
         written.append(atomic_write_json(Path(out_dir) / f"{SUMMARY_NAME}.json", summarize(results, spec)))
         return written

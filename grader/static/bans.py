@@ -133,7 +133,13 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
         base = name.split("(", 1)[0]
         triggers.add(base.rsplit(".", 1)[-1])
         triggers.update(_WORD.findall(name.partition("(")[2]))
-    for node in ast.walk(tree):
+    inert: set[int] = set()
+    for node in ast.walk(tree):  # breadth first: a statement is seen before its value
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            inert.add(id(node.value))  # a string standing alone (a docstring) has no effect
+            continue
+        if id(node) in inert:
+            continue
         if isinstance(node, ast.Name):
             words = (node.id,)
         elif isinstance(node, ast.Attribute):
