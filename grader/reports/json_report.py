@@ -20,7 +20,7 @@ def submission_json_path(submission: str, out_dir: Path) -> Path:
 
 def write_submission_json(result: SubmissionResult, out_dir: Path) -> Path:
     """Write ``DIR/<id>.json`` for one finished submission; the pipeline calls this as each ends."""
-    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json())
+    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json(), compact=True)
 
 
 def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]:
