@@ -11,6 +11,7 @@ rlimits, no capabilities, no network.  Knows nothing about grading.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import re
@@ -264,7 +265,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     cleanup = None
     scratch = None
     if not profile.uses_bwrap or not _bwrap.is_root():
-        from .sandbox import _count_own_processes
+        from .session import _count_own_processes
         lim["nproc_abs"] = L.nproc + _count_own_processes()
     if not profile.uses_bwrap:
         scratch = tempfile.mkdtemp(prefix="grader-prog-")
@@ -272,9 +273,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
         if env is None:
             cfg["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                           "HOME": scratch}
-
-        def cleanup():
-            shutil.rmtree(scratch, ignore_errors=True)
+        cleanup = functools.partial(shutil.rmtree, scratch, ignore_errors=True)
     data = json.dumps(cfg).encode()
     rfd, wfd = os.pipe()
     # the config can exceed a pipe's buffer: write it from a thread

@@ -1,7 +1,8 @@
-"""Zygote and per-session child of the sandboxed runner.
+"""Entry point inside the sandbox: the zygote, and the shim that runs whole programs.
 
-Runs *inside* the sandbox (standalone: imports only the stdlib, this package's
-codec, timeout_decorator if present, and the monitor lazily).
+Runs *inside* the sandbox (standalone: imports only the stdlib, this package —
+``codec`` values, ``wire`` line framing, ``linux`` system calls, ``runner`` the
+session child, ``monitor`` the ban watcher, lazily — and timeout_decorator if present).
 
 Process tree inside one slot's sandbox (bwrap's pid namespace)::
 
@@ -20,8 +21,6 @@ Usage: python -I -S harness.py '<json config>'
 """
 from __future__ import annotations
 
-import ctypes
-import errno
 import json
 import os
 import signal
@@ -41,12 +40,31 @@ if "_gradechild" not in sys.modules:
     _spec.loader.exec_module(_pkg)
 
 from _gradechild import codec  # noqa: E402
+from _gradechild.linux import (  # noqa: E402
+    CLONE_NEWNS,
+    CLONE_NEWPID,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    MS_REMOUNT,
+    PR_SET_CHILD_SUBREAPER,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    _chk,
+    drop_all_caps,
+    libc,
+    mount,
+    prctl,
+)
+from _gradechild.runner import Child  # noqa: E402  (imported before any fork: sessions pay nothing for it)
+from _gradechild.wire import LineReader, send as _send  # noqa: E402
 
 # Imported before any fork so that each session pays nothing for them.
 import base64  # noqa: E402,F401
 import importlib.util  # noqa: E402
-import io  # noqa: E402,F401
-import threading  # noqa: E402
 import traceback  # noqa: E402
 import types  # noqa: E402
 
@@ -54,90 +72,6 @@ try:
     import resource  # noqa: E402
 except ImportError:  # pragma: no cover - Windows
     resource = None
-
-CLONE_NEWNS = 0x00020000
-CLONE_NEWPID = 0x20000000
-MS_RDONLY = 1
-MS_NOSUID = 2
-MS_NODEV = 4
-MS_NOEXEC = 8
-MS_REMOUNT = 32
-MS_BIND = 4096
-MS_REC = 0x4000
-MS_PRIVATE = 1 << 18
-PR_SET_DUMPABLE = 4
-PR_CAPBSET_DROP = 24
-PR_SET_NO_NEW_PRIVS = 38
-PR_CAP_AMBIENT = 47
-PR_CAP_AMBIENT_CLEAR_ALL = 4
-PR_SET_CHILD_SUBREAPER = 36
-
-_libc = None
-
-
-def libc():
-    global _libc
-    if _libc is None:
-        _libc = ctypes.CDLL(None, use_errno=True)
-    return _libc
-
-
-def _chk(r, what):
-    if r != 0:
-        e = ctypes.get_errno()
-        raise OSError(e, f"{what}: {os.strerror(e)}")
-
-
-def prctl(*args):
-    a = [ctypes.c_ulong(x) for x in args] + [ctypes.c_ulong(0)] * (5 - len(args))
-    return libc().prctl(*a)
-
-
-def mount(src, dst, fstype, flags, data=None):
-    _chk(libc().mount(src.encode() if src else None, dst.encode(),
-                      fstype.encode() if fstype else None, ctypes.c_ulong(flags),
-                      data.encode() if data else None), f"mount {dst}")
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                ("inheritable", ctypes.c_uint32)]
-
-
-def drop_all_caps():
-    for cap in range(64):
-        prctl(PR_CAPBSET_DROP, cap)          # EINVAL past the last cap: ignored
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
-    hdr = _CapHeader(0x20080522, 0)
-    data = (_CapData * 2)()
-    _chk(libc().capset(ctypes.byref(hdr), data), "capset")
-
-
-# --------------------------------------------------------------- line I/O
-class LineReader:
-    def __init__(self, sock):
-        self.sock = sock
-        self.buf = b""
-
-    def readline(self):
-        while b"\n" not in self.buf:
-            if len(self.buf) > codec.MAX_LINE_BYTES:
-                raise codec.CodecError("oversized request")
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                return None
-            self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
-        return line
-
-
-def _send(sock, msg):
-    sock.sendall(codec.dumps_line(msg))
-
 
 # --------------------------------------------------------------- zygote
 class Zygote:
@@ -321,425 +255,6 @@ def _kill_orphans():
         if not found:
             return
         time.sleep(0.01)
-
-
-# --------------------------------------------------------------- child
-class _CallTimeout(BaseException):
-    """Raised by the SIGALRM timer; a BaseException so `except Exception` in
-    student code does not swallow it."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-
-
-def _text(obj, cap=2000):
-    """str(obj) forced to an exact str, capped; never raises."""
-    try:
-        s = str(obj)
-        if type(s) is not str:
-            s = str.__str__(s)
-    except BaseException:
-        s = "<unprintable>"
-    if len(s) > cap:
-        s = s[:cap] + "..."
-    return s
-
-
-class Child:
-    def __init__(self, cfg, msg, sock, scratch):
-        self.cfg = cfg
-        self.msg = msg
-        self.sock = sock
-        self.reader = LineReader(sock)
-        self.isolated = bool(cfg.get("isolated"))
-        self.limits = msg["limits"]
-        self.scratch = scratch or "/w"
-        self.module = None
-        self.out_fd = None
-        self.out_cap = int(self.limits.get("output_bytes", 32000))
-
-    # -- setup ------------------------------------------------------------
-    def _isolate(self):
-        mb = int(self.limits.get("scratch_mb", 64))
-        mount(None, "/", None, MS_REC | MS_PRIVATE)
-        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        mount("tmpfs", "/w", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
-        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
-        mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        drop_all_caps()
-
-    def _rlimits(self):
-        if resource is None:
-            return
-        L = self.limits
-        mb = 1024 * 1024
-        want = [
-            ("RLIMIT_CORE", 0),
-            ("RLIMIT_AS", int(L["memory_mb"]) * mb),
-            ("RLIMIT_CPU", int(L["cpu_s"])),
-            ("RLIMIT_NPROC", int(L.get("nproc_abs", L["nproc"]))),
-            ("RLIMIT_FSIZE", int(L["fsize_mb"]) * mb),
-            ("RLIMIT_NOFILE", int(L["nofile"])),
-        ]
-        for name, val in want:
-            r = getattr(resource, name, None)
-            if r is None:
-                continue
-            soft, hard = val, val
-            if name == "RLIMIT_CPU":
-                hard = val + 2          # SIGXCPU at soft, SIGKILL at hard
-            try:
-                cur_soft, cur_hard = resource.getrlimit(r)
-                if cur_hard != resource.RLIM_INFINITY:
-                    hard = min(hard, cur_hard)
-                    soft = min(soft, hard)
-                resource.setrlimit(r, (soft, hard))
-            except (ValueError, OSError):
-                pass
-
-    def _setup(self):
-        if self.isolated:
-            self._isolate()
-        if sys.platform.startswith("linux"):
-            prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
-            prctl(PR_SET_NO_NEW_PRIVS, 1)
-        try:
-            os.setsid()
-        except OSError:
-            pass
-        for name, data in self.msg["files"].items():
-            data = base64.b64decode(data)
-            path = os.path.join(self.scratch, name)
-            if os.path.dirname(name):
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
-        os.chdir(self.scratch)
-        # captured output: fd 1 and 2 -> an anonymous file (no name to find)
-        if hasattr(os, "memfd_create"):
-            self.out_fd = os.memfd_create("output", 0)
-        else:  # pragma: no cover - macOS
-            import tempfile
-            fd, p = tempfile.mkstemp(dir=self.scratch)
-            os.unlink(p)
-            self.out_fd = fd
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        os.dup2(self.out_fd, 1)
-        os.dup2(self.out_fd, 2)
-        if hasattr(signal, "SIGXFSZ"):
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        keep = {0, 1, 2, self.out_fd, self.sock.fileno()}
-        try:
-            fds = [int(x) for x in os.listdir("/proc/self/fd")]
-        except OSError:
-            fds = list(range(3, 1024))
-        for fd in fds:
-            if fd not in keep:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", write_through=False)
-        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
-                                      errors="backslashreplace", line_buffering=True)
-        sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
-        self.std = (sys.stdin, sys.stdout, sys.stderr)
-        sys.path.insert(0, self.scratch)
-        self.recursion_limit = sys.getrecursionlimit()
-        self._rlimits()
-
-    # -- helpers ----------------------------------------------------------
-    def _restore_std(self):
-        for f in self.std[1:]:
-            try:
-                f.flush()
-            except BaseException:
-                pass
-        sys.stdin, sys.stdout, sys.stderr = self.std
-        try:
-            sys.setrecursionlimit(self.recursion_limit)
-        except Exception:
-            pass
-
-    def _take_output(self):
-        """What was printed since the last reset (capped), then reset."""
-        try:
-            size = os.fstat(self.out_fd).st_size
-            data = os.pread(self.out_fd, self.out_cap + 4, 0)
-            os.ftruncate(self.out_fd, 0)
-            os.lseek(self.out_fd, 0, os.SEEK_SET)
-        except OSError:
-            return "", False
-        truncated = size > self.out_cap
-        text = data[: self.out_cap].decode("utf-8", errors="replace")
-        return text, truncated
-
-    def _timed(self, seconds):
-        try:
-            import timeout_decorator
-            return timeout_decorator.timeout(seconds, use_signals=True, timeout_exception=_CallTimeout)
-        except Exception:  # pragma: no cover - fallback without the package
-            def deco(fn):
-                def run(*a, **k):
-                    def h(signum, frame):
-                        raise _CallTimeout("Timed Out")
-                    old = signal.signal(signal.SIGALRM, h)
-                    signal.setitimer(signal.ITIMER_REAL, seconds)
-                    try:
-                        return fn(*a, **k)
-                    finally:
-                        signal.setitimer(signal.ITIMER_REAL, 0)
-                        signal.signal(signal.SIGALRM, old)
-                return run
-            return deco
-
-    def _cpu_alarm(self, t_limit):
-        """Interrupt CPU-bound code soon after its CPU time passes the limit.
-
-        CPU time, unlike wall time, does not grow when the machine is busy, so this stops
-        a hopelessly slow solution early without endangering one at half the limit; the
-        wall-clock timer stays as the backstop for code that sleeps or blocks.
-        """
-        cap = 1.25 * t_limit + 0.05
-
-        def expire(signum, frame):
-            raise _CallTimeout("CPU time limit")
-
-        signal.signal(signal.SIGPROF, expire)
-        signal.setitimer(signal.ITIMER_PROF, cap)
-        return cap
-
-    def _describe(self, e):
-        tb = e.__traceback__
-        try:
-            frames = traceback.extract_tb(tb)
-        except BaseException:
-            frames = []
-        prefix = os.path.join(self.scratch, "")
-        lineno = line = None
-        for fr in frames:
-            if fr.filename.startswith(prefix):
-                lineno, line = fr.lineno, (fr.line or None)
-        if isinstance(e, SyntaxError) and isinstance(e.filename, str) and e.filename.startswith(prefix):
-            lineno, line = e.lineno, (e.text or "").strip("\n") or None
-        here = os.path.dirname(os.path.abspath(__file__))
-        keep = [fr for fr in frames if not fr.filename.startswith(here) and "timeout_decorator" not in fr.filename]
-        try:
-            text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(keep))
-            text += "".join(traceback.format_exception_only(type(e), e))
-        except BaseException:
-            text = ""
-        name = _text(getattr(type(e), "__name__", "?"), 200)
-        return {"type": name, "message": _text(e), "lineno": lineno if type(lineno) is int else None,
-                "line": _text(line, 500) if line is not None else None, "traceback": _text(text, 20000)}
-
-    def _other_tasks(self):
-        try:
-            return len(os.listdir("/proc/self/task")) > 1
-        except OSError:
-            return threading.active_count() > 1
-
-    def _kill_other_processes(self):
-        if not self.isolated:
-            return
-        try:
-            others = [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]
-        except OSError:
-            return
-        if others:
-            try:
-                os.kill(-1, signal.SIGKILL)     # from pid 1: everyone else in our namespace
-            except OSError:
-                pass
-        while True:
-            try:
-                if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                    if not [p for p in os.listdir("/proc") if p.isdigit() and p != "1"]:
-                        break
-                    time.sleep(0.001)
-            except ChildProcessError:
-                break
-
-    # -- load -------------------------------------------------------------
-    def _load(self):
-        main = self.msg["main"]
-        name = os.path.splitext(os.path.basename(main))[0]
-        path = os.path.join(self.scratch, main)
-        res = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
-               "line": None, "names": [], "exception": None}
-        try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            if spec is None:
-                raise ImportError(f"cannot import {main}")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            self._timed(float(self.msg.get("load_time_limit", 10.0)))(spec.loader.exec_module)(module)
-            self.module = module
-            names = []
-            for k, v in list(vars(module).items()):
-                if (type(v) is types.FunctionType or isinstance(v, type)) and getattr(v, "__module__", None) == name:
-                    if type(k) is str:
-                        names.append(k)
-            res.update(ok=True, names=names)
-        except _CallTimeout:
-            res.update(kind="timeout", message="importing the module took too long")
-        except SyntaxError as e:
-            d = self._describe(e)
-            res.update(kind="syntax", message=_text(e.msg if isinstance(e.msg, str) else e), lineno=d["lineno"],
-                       line=d["line"], exception=d)
-        except SystemExit as e:
-            d = self._describe(e)
-            res.update(kind="import-error", message=f"the module called sys.exit({_text(e.code, 100)}) while loading",
-                       lineno=d["lineno"], line=d["line"], exception=d)
-        except BaseException as e:
-            d = self._describe(e)
-            res.update(kind="import-error", message=f"{d['type']}: {d['message']}", lineno=d["lineno"],
-                       line=d["line"], exception=d)
-        self._restore_std()
-        out, trunc = self._take_output()
-        res["stdout"] = out
-        res["truncated"] = trunc
-        res["restart"] = self._other_tasks()
-        self._kill_other_processes()
-        _send(self.sock, res)
-
-    # -- calls ------------------------------------------------------------
-    def _resolve(self, fname):
-        obj = self.module
-        for part in fname.split("."):
-            obj = getattr(obj, part)
-        return obj
-
-    def _reply(self, res):
-        try:
-            line = codec.dumps_line(res)
-        except codec.CodecError as e:
-            res.update(status="protocol", value=None, detail=f"returned a value too large to pass back ({e})")
-            line = codec.dumps_line(res)
-        self.sock.sendall(line)
-
-    def _call(self, req):
-        self._reply(self._run(req))
-
-    def _calls(self, req):
-        """Several cases of one function in one request, one reply line per case as it ends.
-
-        Saves a round trip per case while the parent still times every case on its own.
-        Stops after the first case that needs a fresh child (threads left behind, memory
-        exhausted, runaway recursion), marking that line ``last``.
-        """
-        items = req["c"]
-        for i, item in enumerate(items):
-            res = self._run({"n": req["n"], "f": req["f"], **item})
-            res["i"] = i
-            res["last"] = bool(res.get("restart")) or i == len(items) - 1
-            self._reply(res)
-            if res["last"]:
-                return
-
-    def _run(self, req):
-        nonce = req["n"]
-        t_limit = float(req["t"])
-        wall_limit = float(req["wl"])
-        res = {"n": nonce, "status": "ok", "value": None, "cpu": 0.0, "wall": 0.0, "exception": None,
-               "detail": "", "hits": [], "tampered": False, "restart": False}
-        self._take_output()
-        try:
-            args = codec.decode(req["a"])
-        except codec.CodecError as e:
-            res.update(status="protocol", detail=f"the arguments could not be decoded: {e}")
-            return res
-        value = None
-        watcher = None
-        t0 = time.process_time()
-        w0 = time.perf_counter()
-        try:
-            fn = self._resolve(req["f"])
-        except BaseException as e:
-            res.update(status="error", exception={
-                "type": "NameError", "message": f"name {req['f']!r} is not defined in {self.msg['main']}",
-                "lineno": None, "line": None, "traceback": _text(e)})
-            fn = None
-        if fn is not None:
-            try:
-                if req.get("w") is not None:
-                    try:
-                        from _gradechild.monitor import CallWatcher
-                        watcher = CallWatcher(list(req["w"]))
-                    except Exception as e:
-                        res["detail"] = f"monitor unavailable: {_text(e, 200)}"
-                        watcher = None
-                timed = self._timed(wall_limit)(fn)
-                cpu_cap = self._cpu_alarm(t_limit)
-                try:
-                    if watcher is not None:
-                        with watcher:
-                            value = timed(*args)
-                    else:
-                        value = timed(*args)
-                finally:
-                    signal.setitimer(signal.ITIMER_PROF, 0)
-            except _CallTimeout:
-                if time.process_time() - t0 >= cpu_cap * 0.95:
-                    res.update(status="timeout", detail=f"used more than {t_limit:g} s of CPU time")
-                else:
-                    res.update(status="timeout", detail=f"stopped after {wall_limit:g} s of wall-clock time")
-            except SystemExit as e:
-                res.update(status="crashed", detail=f"the process exited with sys.exit({_text(e.code, 100)})")
-            except MemoryError:
-                res.update(status="crashed", restart=True,
-                           detail=f"killed: memory limit ({self.limits['memory_mb']} MB) exceeded")
-            except RecursionError as e:
-                res.update(status="error", exception=self._describe(e), restart=True)
-            except BaseException as e:
-                res.update(status="error", exception=self._describe(e))
-        cpu = time.process_time() - t0
-        wall = time.perf_counter() - w0
-        self._restore_std()
-        res["cpu"], res["wall"] = round(cpu, 6), round(wall, 6)
-        if res["status"] == "ok" and cpu > t_limit:
-            res.update(status="timeout", detail=f"used {cpu:.2f} s of CPU time; the limit is {t_limit:g} s")
-        if res["status"] == "ok":
-            try:
-                res["value"] = codec.encode(value)
-            except codec.CodecError as e:
-                res.update(status="protocol", detail=f"returned {e}")
-            except RecursionError:
-                res.update(status="protocol", detail="returned a value nested too deeply")
-        if watcher is not None:
-            try:
-                res["hits"] = codec.encode([dict(h) for h in watcher.hits])
-                res["tampered"] = bool(watcher.tampered is True)
-            except BaseException as e:
-                res["hits"] = codec.encode([{"error": f"monitor findings could not be encoded: {_text(e, 200)}"}])
-                res["tampered"] = True
-        value = None
-        res["stdout"], res["truncated"] = self._take_output()
-        if self._other_tasks():
-            res["restart"] = True
-        self._kill_other_processes()
-        return res
-
-    def run(self):
-        self.msg.setdefault("nonce", "")
-        self._setup()
-        self._load()
-        while True:
-            line = self.reader.readline()
-            if line is None:
-                os._exit(0)
-            req = codec.loads_line(line)
-            if req.get("op") == "call":
-                self._call(req)
-            elif req.get("op") == "calls":
-                self._calls(req)
-            else:
-                os._exit(0)
 
 
 def exec_main(cfg_fd: int):

@@ -1,0 +1,400 @@
+"""A session: one submission loaded in one child, and the line protocol spoken with it.
+
+The child's replies are read with suspicion: one line per request (per case in a
+streamed batch), carrying the request's nonce, decoded by the codec's exact-type rules;
+anything else is a protocol violation, never an exception in the grader.
+"""
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+import select
+import signal
+import socket
+import time
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from . import _bwrap
+from .child import codec
+from .model import CallResult, Limits, LoadResult, SandboxError
+
+if TYPE_CHECKING:
+    from .sandbox import Sandbox
+
+
+# ------------------------------------------------------------------ channel helpers
+def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None):
+    """Read until one newline.  Returns (line, reason); reason is '' on success,
+    else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
+    while True:
+        i = buf.find(b"\n")
+        if i >= 0:
+            line = bytes(buf[:i + 1])
+            del buf[:i + 1]
+            return line, ""
+        if len(buf) > codec.MAX_LINE_BYTES:
+            return None, "oversized"
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        r, _, _ = select.select([sock], [], [], timeout)
+        if not r:
+            return None, "timeout"
+        try:
+            chunk = sock.recv(1 << 20)
+        except (ConnectionResetError, OSError):
+            chunk = b""
+        if not chunk:
+            return None, "eof"
+        buf += chunk
+
+
+def _pending(sock: socket.socket, buf: bytearray) -> bool:
+    if buf:
+        return True
+    try:
+        r, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return bool(r)
+
+
+_SIGNAMES = {signal.SIGSEGV: "segmentation fault (SIGSEGV)", signal.SIGKILL: "SIGKILL",
+             signal.SIGABRT: "abort (SIGABRT)", signal.SIGBUS: "bus error (SIGBUS)",
+             signal.SIGFPE: "arithmetic fault (SIGFPE)", signal.SIGILL: "illegal instruction (SIGILL)"}
+if hasattr(signal, "SIGXCPU"):
+    _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
+
+
+def _status_detail(status: dict | None, limits: Limits) -> str:
+    if not status:
+        return "the process died"
+    if "exit" in status:
+        return f"the process exited with status {status['exit']} (os._exit or a fatal error)"
+    sig = status.get("signal")
+    if hasattr(signal, "SIGXCPU") and sig == signal.SIGXCPU:
+        return f"killed: CPU time limit of the submission ({limits.cpu_s} s) exceeded"
+    if sig == signal.SIGKILL:
+        return "the process was killed (SIGKILL)"
+    try:
+        name = _SIGNAMES.get(sig) or signal.Signals(sig).name
+    except Exception:
+        name = f"signal {sig}"
+    return f"the process crashed: {name}"
+
+
+# ------------------------------------------------------------------ Session
+_VALID_NAME = None
+
+
+def _check_files(files: Mapping[str, str | bytes], main: str) -> dict[str, str]:
+    out = {}
+    for name, data in files.items():
+        norm = os.path.normpath(name)
+        if os.path.isabs(norm) or norm.startswith("..") or norm in (".", ""):
+            raise ValueError(f"bad file name for the scratch folder: {name!r}")
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        out[norm] = base64.b64encode(bytes(data)).decode("ascii")
+    if os.path.normpath(main) not in out:
+        raise ValueError(f"main file {main!r} is not among the files")
+    return out
+
+
+class Session:
+    """One submission loaded in one child process."""
+
+    def __init__(self, sandbox: Sandbox, files, main: str, watch: Sequence[str], load_time_limit: float):
+        self.sandbox = sandbox
+        self.limits = sandbox.limits
+        self.main = os.path.normpath(main)
+        self.watch = tuple(watch)
+        self.load_time_limit = float(load_time_limit)
+        self._files = _check_files(files, main)
+        self._chan: socket.socket | None = None
+        self._buf = bytearray()
+        self._restart = False
+        self._cpu_used = 0.0
+        self._closed = False
+        self.restarts = 0
+        self.load = self._spawn(first=True)
+
+    # -- child lifecycle --------------------------------------------------
+    def _limits_msg(self) -> dict:
+        L = self.limits
+        d = {"memory_mb": L.memory_mb, "cpu_s": max(1, int(L.cpu_s - self._cpu_used + 0.999)),
+             "nproc": L.nproc, "fsize_mb": L.fsize_mb, "nofile": L.nofile,
+             "output_bytes": L.output_bytes, "scratch_mb": L.scratch_mb}
+        if not _bwrap.is_root() or not self.sandbox.profile.uses_bwrap:
+            d["nproc_abs"] = L.nproc + _count_own_processes()
+        return d
+
+    def _drop_chan(self):
+        if self._chan is not None:
+            try:
+                self._chan.close()
+            except OSError:
+                pass
+        self._chan = None
+        self._buf = bytearray()
+
+    def _kill_child(self) -> dict | None:
+        self._drop_chan()
+        try:
+            reply, _ = self.sandbox._request({"op": "kill"})
+            return reply.get("status")
+        except SandboxError:
+            return None
+
+    def _spawn(self, first: bool) -> LoadResult:
+        self._drop_chan()
+        nonce = secrets.token_hex(16)
+        msg = {"op": "spawn", "files": self._files, "main": self.main, "limits": self._limits_msg(),
+               "nonce": nonce, "load_time_limit": self.load_time_limit}
+        reply, fd = self.sandbox._request(msg, want_fd=True)
+        self._chan = socket.socket(fileno=fd)
+        self._restart = False
+        deadline = time.monotonic() + self.load_time_limit * 1.2 + 5.0
+        line, why = _read_line(self._chan, self._buf, deadline)
+        if why:
+            status = self._kill_child()
+            self._restart = True
+            if why == "timeout":
+                return LoadResult(False, "timeout", f"importing {self.main} did not finish in time")
+            if why == "oversized":
+                return LoadResult(False, "protocol", "the load reply was too large")
+            return LoadResult(False, "crashed",
+                              f"{_status_detail(status, self.limits)} while importing {self.main}")
+        try:
+            m = codec.loads_line(line)
+            if m.get("n") != nonce:
+                raise codec.CodecError("a load reply the harness did not write (forged)")
+            if _pending(self._chan, self._buf):
+                raise codec.CodecError("more than one line in reply to loading the module")
+            exc = m.get("exception")
+            res = LoadResult(
+                ok=m.get("ok") is True,
+                kind=_pick(m.get("kind"), ("ok", "syntax", "import-error", "timeout"), "protocol"),
+                message=_str(m.get("message")),
+                lineno=m.get("lineno") if type(m.get("lineno")) is int else None,
+                line=m.get("line") if type(m.get("line")) is str else None,
+                names=tuple(n for n in (m.get("names") or []) if type(n) is str),
+                stdout=_str(m.get("stdout")) + ("\n[output truncated]" if m.get("truncated") is True else ""),
+                exception=_exc(exc),
+            )
+            if res.ok:
+                res.kind = "ok"
+            self._restart = m.get("restart") is True
+        except codec.CodecError as e:
+            self._kill_child()
+            self._restart = True
+            return LoadResult(False, "protocol", f"protocol violation while loading: {e}")
+        return res
+
+    # -- calls ------------------------------------------------------------
+    def _not_loaded(self) -> CallResult:
+        return CallResult("error", detail=f"the module {self.main} did not load ({self.load.kind}): "
+                                          f"{self.load.message}",
+                          exception={"type": "LoadError", "message": self.load.message,
+                                     "lineno": self.load.lineno, "line": self.load.line,
+                                     "traceback": ""})
+
+    def _ensure_child(self) -> CallResult | None:
+        """A live child with a clean channel, restarting it if needed; a CallResult when impossible."""
+        if self._restart or self._chan is None or _pending(self._chan, self._buf):
+            self.restarts += 1
+            self._kill_child()
+            again = self._spawn(first=False)
+            if not again.ok:
+                self._restart = True
+                return CallResult("crashed", detail=f"the module could not be loaded again after a restart: "
+                                                    f"{again.message}")
+        return None
+
+    def _send(self, req: dict) -> CallResult | None:
+        try:
+            self._chan.sendall(codec.dumps_line(req))
+        except OSError:
+            status = self._kill_child()
+            self._restart = True
+            return CallResult("crashed", detail=_status_detail(status, self.limits))
+        return None
+
+    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict | None, CallResult | None, float]:
+        """Read one reply line: (message, None, wall) or (None, failure, wall).
+
+        ``final``: no other line may follow it (a streamed batch has more to come).
+        """
+        t0 = time.perf_counter()
+        line, why = _read_line(self._chan, self._buf, time.monotonic() + backstop)
+        wall = time.perf_counter() - t0
+        if why:
+            status = self._kill_child()
+            self._restart = True
+            if why == "timeout":
+                self._cpu_used += time_charged
+                return None, CallResult("timeout", time_s=time_charged, wall_s=wall,
+                                        detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
+                                               f"was killed (did it block or ignore the timer signal?)"), wall
+            if why == "oversized":
+                return None, CallResult("protocol", wall_s=wall,
+                                        detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
+            return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
+        try:
+            m = codec.loads_line(line)
+            if m.get("n") != nonce:
+                raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
+            if final and _pending(self._chan, self._buf):
+                extra = self._buf.count(b"\n") + 1
+                raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
+        except codec.CodecError as e:
+            return None, self._protocol_failure(e, wall), wall
+        return m, None, wall
+
+    def _protocol_failure(self, error: Exception, wall: float) -> CallResult:
+        self._kill_child()
+        self._restart = True
+        msg = str(error)
+        if not (msg.startswith("wrote") or msg.startswith("returned")):
+            msg = f"protocol violation: {msg}"
+        return CallResult("protocol", wall_s=wall, detail=msg)
+
+    def _result(self, m: dict, wall: float) -> CallResult:
+        """One case's reply, decoded with the same suspicion as everything from the child."""
+        status = m.get("status")
+        if status not in ("ok", "error", "timeout", "crashed", "protocol"):
+            raise codec.CodecError(f"unknown status {status!r}")
+        value = codec.decode(m.get("value")) if status == "ok" else None
+        hits = codec.decode(m.get("hits") or [])
+        if type(hits) is not list or any(type(h) is not dict for h in hits):
+            raise codec.CodecError("malformed monitor findings")
+        cpu = m.get("cpu")
+        cpu = float(cpu) if type(cpu) in (int, float) else 0.0
+        cw = m.get("wall")
+        cw = float(cw) if type(cw) in (int, float) else wall
+        self._cpu_used += cpu
+        if m.get("restart") is True:
+            self._restart = True
+        out = _str(m.get("stdout"))
+        if m.get("truncated") is True:
+            out += "\n[output truncated]"
+        return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
+                          exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
+                          watch_hits=tuple(hits), tampered=m.get("tampered") is True)
+
+    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return self._not_loaded()
+        enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
+        failed = self._ensure_child()
+        if failed:
+            return failed
+        time_limit = float(time_limit)
+        wall_limit = 3 * time_limit + 0.5
+        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
+               "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
+        failure = self._send(req)
+        if failure:
+            return failure
+        m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
+        if failure:
+            return failure
+        try:
+            return self._result(m, wall)
+        except codec.CodecError as e:
+            return self._protocol_failure(e, wall)
+
+    def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
+                  watch: bool | Sequence[bool] = False) -> list[CallResult]:
+        """Call ``function`` once per ``(args, time_limit)``, in one round trip where possible.
+
+        ``watch`` turns the runtime monitor on for every call, or per call.
+
+        Same verdicts as calling :meth:`call` for each: whenever the batch cannot be
+        trusted as a whole (a hard kill, a crash, a forged or oversized reply), the cases
+        it did not answer are run again one request each in a fresh child.
+        """
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return [self._not_loaded() for _ in calls]
+        watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
+        calls = [(a, t, w) for (a, t), w in zip(calls, watched)]
+        results: list[CallResult] = []
+        while len(results) < len(calls):
+            pending = calls[len(results):]
+            if len(pending) == 1 or self._ensure_child():
+                results += [self.call(function, a, time_limit=t, watch=w) for a, t, w in pending]
+                break
+            items = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
+                      "w": list(self.watch) if w else None} for a, t, w in pending]
+            req = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
+            failure = self._send(req)
+            if failure:
+                results.append(failure)
+                continue
+            for index, item in enumerate(items):
+                # Each case has its own backstop, counted from the end of the one before.
+                m, failure, wall = self._receive(req["n"], item["wl"] * 1.1 + 1.0, item["t"], final=False)
+                if failure:
+                    results.append(failure)
+                    break  # the child is gone; the rest run in a fresh one
+                try:
+                    if m.get("i") != index:
+                        raise codec.CodecError("wrote a result line out of order (a forged line)")
+                    results.append(self._result(m, wall))
+                    if m.get("last") is True or index == len(items) - 1:
+                        if _pending(self._chan, self._buf):
+                            raise codec.CodecError("wrote more result lines than cases")
+                        break
+                except codec.CodecError as e:
+                    if len(results) > len(calls) - len(pending) + index:
+                        results.pop()
+                    results.append(self._protocol_failure(e, wall))
+                    break
+        return results
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._kill_child()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _str(x) -> str:
+    return x if type(x) is str else ""
+
+
+def _pick(x, allowed, default):
+    return x if x in allowed else default
+
+
+def _exc(e) -> dict | None:
+    if type(e) is not dict:
+        return None
+    return {"type": _str(e.get("type")) or "Exception", "message": _str(e.get("message")),
+            "lineno": e.get("lineno") if type(e.get("lineno")) is int else None,
+            "line": e.get("line") if type(e.get("line")) is str else None,
+            "traceback": _str(e.get("traceback"))}
+
+
+def _count_own_processes() -> int:
+    if not os.path.isdir("/proc"):
+        return 0
+    uid = os.getuid()
+    n = 0
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                if os.stat(f"/proc/{p}").st_uid == uid:
+                    n += 1
+            except OSError:
+                pass
+    return n
