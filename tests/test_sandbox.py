@@ -7,6 +7,8 @@ its own tests at the end.
 """
 import os
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -416,3 +418,21 @@ def test_batched_calls_can_watch_some_cases_only(sb):
     assert [r.value for r in results] == [3, 3]
     assert [h["banned"] for h in results[0].watch_hits] == ["builtins.sum"]
     assert results[1].watch_hits == ()
+
+
+def test_timeout_verdicts_are_stable_on_a_loaded_machine(sb):
+    """Half the limit never times out and five times the limit always does, even with
+    every core busy: the verdict is the call's CPU time, not the wall clock."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        with session(sb, "burn.py") as s:
+            limit = 0.4
+            for _ in range(3):
+                half = s.call("burn", [limit / 2], time_limit=limit)
+                assert half.status == "ok", half
+                five = s.call("burn", [limit * 5], time_limit=limit)
+                assert five.status == "timeout", five
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
