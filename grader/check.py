@@ -28,7 +28,7 @@ def public_only(spec: Spec) -> Spec:
     return replace(spec, functions=functions)
 
 
-def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, object]:
+def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     spec = load_spec(spec_path)
     path = Path(file)
     if not path.is_file():

@@ -8,10 +8,14 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from grader.errors import ExitCode, GraderError
 from grader.spec.problems import SpecError
+
+if TYPE_CHECKING:
+    from grader.run.model import IsolationProfile
+    from grader.spec.model import Spec
 
 Command = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {}
@@ -31,13 +35,13 @@ def err(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def load_spec_or_exit(path: str):
+def load_spec_or_exit(path: str) -> Spec:
     from grader.spec.loader import load_spec
 
     return load_spec(path)
 
 
-def resolve_profile(args: argparse.Namespace, *, for_students: bool = False):
+def resolve_profile(args: argparse.Namespace, *, for_students: bool = False) -> IsolationProfile:
     """Probe the sandbox layers; refuse untrusted code without isolation unless --unsafe."""
     from grader.run.sandbox import probe
 
@@ -125,8 +129,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)
-    options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {})}
-    written = write_reports(outcome.results, spec, args.out, formats, options=options)
+    report_options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {})}
+    written = write_reports(outcome.results, spec, args.out, formats, options=report_options)
     err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
     return ExitCode.OK
 

@@ -96,6 +96,7 @@ class FunctionGrader:
         if submission.problems:
             return self._without_running(submission, errors, started, submission.problems[0][1])
         source = submission.source()
+        assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, source, submission.main or "")
         watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
         suspicious = any(violations.values())
@@ -116,8 +117,8 @@ class FunctionGrader:
                     fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
                 else:
                     hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
-                    watch = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
-                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch)
+                    watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
+                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags)
                     fn_tests = []
                     for p, call in zip(planned, calls):
                         fn_violations += runtime_violations(call, fn, p.case.name)

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
 from grader.judge.verdict import SubmissionResult, TestResult
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -182,7 +185,7 @@ class CaseItem(pytest.Item):
         if not test.passed:
             raise CaseFailed(test, result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailed):
             return describe_failure(excinfo.value.test, excinfo.value.result, self.run.submission)
         if isinstance(excinfo.value, GradingFailed):

@@ -67,7 +67,7 @@ def from_file(path: Path, expected: Sequence[str]) -> Submission:
     data = _read(path)
     problem = text_problem(path.name, data)
     name = path.name
-    notes = ()
+    notes: tuple[str, ...] = ()
     if len(expected) == 1 and path.name not in expected and Path(expected[0]).suffix == path.suffix:
         # A lone file is graded whatever its name; the student is told what it should be called.
         notes = (f"the file is named {path.name}; the assignment asks for {expected[0]}",)

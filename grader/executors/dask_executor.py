@@ -31,7 +31,7 @@ import types
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from grader.errors import GraderError
 from grader.judge.verdict import SubmissionResult
@@ -192,7 +192,7 @@ def grade_remote(plugin_name: str, submission: Submission) -> SubmissionResult:
     """The task each submission becomes: grade it with this worker's pool for the run."""
     from distributed import get_worker
 
-    pool = get_worker().plugins[plugin_name]
+    pool = cast(SandboxPool, get_worker().plugins[plugin_name])  # registered under this name by the coordinator
     return pool.grade(submission)
 
 

@@ -42,7 +42,7 @@ def case_points(fn: FunctionSpec, case: Case) -> float:
 def judge_case(fn: FunctionSpec, case: Case, expected: Any, seen: Observation, context: JudgeContext) -> TestResult:
     points = case_points(fn, case)
     public = case.is_public
-    base = dict(
+    base: dict[str, Any] = dict(
         name=case.name,
         function=fn.name,
         visibility=case.visibility,

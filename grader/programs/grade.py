@@ -6,17 +6,13 @@ detect language -> style -> build (javac, cached) -> drive each case in the sand
 from __future__ import annotations
 
 import hashlib
-import io
-import os
-import re
 import time
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping
 
 from grader.judge.verdict import FunctionResult, SubmissionError, SubmissionResult, TestResult
 from grader.spec.loader import load_trusted_module
-from grader.static.style import StyleReport, check_style
+from grader.static.style import check_style
 
 from . import sandbox
 from .build import BuildResult, compile_java, python_syntax_error
@@ -25,7 +21,6 @@ from .scripts import PlannedScript, plan_script
 from .judge import CaseVerdict, judge_case
 from .session import RunRecord, drive
 from .spec import LanguageSpec, ProgramSpec, program_spec, reference_path, spec_decks
-from .transcript import TranscriptParser
 
 CRITERIA = ("games", "wording", "speed", "style")
 

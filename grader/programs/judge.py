@@ -159,9 +159,11 @@ def judge_case(case: Mapping[str, Any], record: RunRecord, reference: ModuleType
         replay = replay_game(reference, game, build_deck(game))
         replays.append(replay)
         diffs = game_differences(game, replay)
-        unfinished = game.result_kind is None and crash is not None
-        status = crash.status if unfinished else ("failed" if diffs else "passed")
-        message = crash.message if unfinished else ("; ".join(diffs) if diffs else "same cards, answers and result as the reference")
+        if game.result_kind is None and crash is not None:  # the game never finished
+            status, message = crash.status, crash.message
+        else:
+            status = "failed" if diffs else "passed"
+            message = "; ".join(diffs) if diffs else "same cards, answers and result as the reference"
         score = unit if status == "passed" else 0.0
         verdict.games_score += score
         verdict.tests.append(_test(f"{name}/game{game.number}", "games", visibility, status, score, unit, message,

@@ -20,7 +20,7 @@ MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 
 
-def main():
+def main() -> None:
     spec = json.loads(sys.argv[1])
     libc = ctypes.CDLL(None, use_errno=True)
 

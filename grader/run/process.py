@@ -64,8 +64,11 @@ def _reason(code: int | None) -> str:
 class Program:
     """A running program; its stdout is read by the caller, stderr in the background."""
 
-    def __init__(self, popen: subprocess.Popen, limits: Limits, cleanup: Callable[[], None]):
+    def __init__(self, popen: subprocess.Popen[bytes], limits: Limits, cleanup: Callable[[], None] | None):
+        assert popen.stdin is not None and popen.stdout is not None  # spawn() pipes all three streams
         self._p = popen
+        self._stdin = popen.stdin
+        self._stdout = popen.stdout
         self._limits = limits
         self._cleanup = cleanup
         self._pending = ""          # received, not yet returned
@@ -79,7 +82,7 @@ class Program:
         self.returncode: int | None = None
         self.time_s = 0.0
         self.killed_reason = ""
-        os.set_blocking(self._p.stdout.fileno(), False)
+        os.set_blocking(self._stdout.fileno(), False)
 
     @property
     def pid(self) -> int:
@@ -108,7 +111,7 @@ class Program:
         """Read what is available within timeout; False at EOF."""
         if self._eof:
             return False
-        fd = self._p.stdout.fileno()
+        fd = self._stdout.fileno()
         r, _, _ = select.select([fd], [], [], max(0.0, timeout))
         if not r:
             return True
@@ -133,15 +136,15 @@ class Program:
     def send(self, text: str) -> bool:
         """Write to the program's stdin.  False if it no longer reads."""
         try:
-            self._p.stdin.write(text.encode("utf-8"))
-            self._p.stdin.flush()
+            self._stdin.write(text.encode("utf-8"))
+            self._stdin.flush()
             return True
         except (BrokenPipeError, OSError, ValueError):
             return False
 
     def close_stdin(self) -> None:
         try:
-            self._p.stdin.close()
+            self._stdin.close()
         except OSError:
             pass
 
@@ -306,7 +309,12 @@ def run(argv: Sequence[str], files: Mapping[str, str | bytes], stdin: str = "", 
         profile: IsolationProfile | None = None, slot: int = 0) -> ProgramResult:
     """Run argv to completion with stdin; wall-clock timeout kills it."""
     p = spawn(argv, files, limits=limits, binds=binds, env=env, profile=profile, slot=slot)
-    t = threading.Thread(target=lambda: (p.send(stdin), p.close_stdin()), daemon=True)
+
+    def feed() -> None:
+        p.send(stdin)
+        p.close_stdin()
+
+    t = threading.Thread(target=feed, daemon=True)
     t.start()
     out = p.read_all(timeout)
     timed_out = False

@@ -162,9 +162,11 @@ class Sandbox:
         for attempt in (0, 1):
             if self._ctl is None or self._proc is None or self._proc.poll() is not None:
                 self._start()
+            ctl = self._ctl
+            assert ctl is not None  # _start connects the channel or raises
             try:
-                self._ctl.sendall(codec.dumps_line(msg))
-                reply, fd = self._recv_reply(want_fd, time.monotonic() + timeout)
+                ctl.sendall(codec.dumps_line(msg))
+                reply, fd = self._recv_reply(ctl, want_fd, time.monotonic() + timeout)
                 return reply, fd
             except (OSError, SandboxError):
                 self._stop()
@@ -172,14 +174,14 @@ class Sandbox:
                     raise SandboxError("the sandbox's zygote stopped answering")
         raise AssertionError("unreachable")
 
-    def _recv_reply(self, want_fd: bool, deadline: float):
+    def _recv_reply(self, ctl: socket.socket, want_fd: bool, deadline: float):
         fds: list[int] = []
         buf = self._ctl_buf
         while b"\n" not in buf:
-            r, _, _ = select.select([self._ctl], [], [], max(0.0, deadline - time.monotonic()))
+            r, _, _ = select.select([ctl], [], [], max(0.0, deadline - time.monotonic()))
             if not r:
                 raise SandboxError("the zygote did not answer in time")
-            data, got, _flags, _addr = socket.recv_fds(self._ctl, 1 << 16, 4)
+            data, got, _flags, _addr = socket.recv_fds(ctl, 1 << 16, 4)
             fds += got
             if not data:
                 raise SandboxError("the zygote closed the control channel")

@@ -70,7 +70,7 @@ def _status_detail(status: dict | None, limits: Limits) -> str:
         return "the process died"
     if "exit" in status:
         return f"the process exited with status {status['exit']} (os._exit or a fatal error)"
-    sig = status.get("signal")
+    sig: Any = status.get("signal")  # whatever the helper reported; a non-signal falls to the except
     if hasattr(signal, "SIGXCPU") and sig == signal.SIGXCPU:
         return f"killed: CPU time limit of the submission ({limits.cpu_s} s) exceeded"
     if sig == signal.SIGKILL:
@@ -83,9 +83,6 @@ def _status_detail(status: dict | None, limits: Limits) -> str:
 
 
 # ------------------------------------------------------------------ Session
-_VALID_NAME = None
-
-
 def _check_files(files: Mapping[str, str | bytes], main: str) -> dict[str, str]:
     out = {}
     for name, data in files.items():
@@ -210,9 +207,14 @@ class Session:
                                                     f"{again.message}")
         return None
 
+    def _live_chan(self) -> socket.socket:
+        """The channel to the child; callers have just made sure there is one (``_ensure_child``)."""
+        assert self._chan is not None, "no live child"
+        return self._chan
+
     def _send(self, req: dict) -> CallResult | None:
         try:
-            self._chan.sendall(codec.dumps_line(req))
+            self._live_chan().sendall(codec.dumps_line(req))
         except OSError:
             status = self._kill_child()
             self._restart = True
@@ -225,7 +227,7 @@ class Session:
         ``final``: no other line may follow it (a streamed batch has more to come).
         """
         t0 = time.perf_counter()
-        line, why = _read_line(self._chan, self._buf, time.monotonic() + backstop)
+        line, why = _read_line(self._live_chan(), self._buf, time.monotonic() + backstop)
         wall = time.perf_counter() - t0
         if why:
             status = self._kill_child()
@@ -243,7 +245,7 @@ class Session:
             m = codec.loads_line(line)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if final and _pending(self._chan, self._buf):
+            if final and _pending(self._live_chan(), self._buf):
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
         except codec.CodecError as e:
@@ -267,10 +269,10 @@ class Session:
         hits = codec.decode(m.get("hits") or [])
         if type(hits) is not list or any(type(h) is not dict for h in hits):
             raise codec.CodecError("malformed monitor findings")
-        cpu = m.get("cpu")
-        cpu = float(cpu) if type(cpu) in (int, float) else 0.0
-        cw = m.get("wall")
-        cw = float(cw) if type(cw) in (int, float) else wall
+        raw_cpu: Any = m.get("cpu")
+        cpu = float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0
+        raw_wall: Any = m.get("wall")
+        cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
         self._cpu_used += cpu
         if m.get("restart") is True:
             self._restart = True
@@ -300,6 +302,7 @@ class Session:
         m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
         if failure:
             return failure
+        assert m is not None  # _receive gives a message or a failure
         try:
             return self._result(m, wall)
         except codec.CodecError as e:
@@ -320,16 +323,16 @@ class Session:
         if not self.load.ok:
             return [self._not_loaded() for _ in calls]
         watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
-        calls = [(a, t, w) for (a, t), w in zip(calls, watched)]
+        jobs = [(a, t, w) for (a, t), w in zip(calls, watched)]
         results: list[CallResult] = []
-        while len(results) < len(calls):
-            pending = calls[len(results):]
+        while len(results) < len(jobs):
+            pending = jobs[len(results):]
             if len(pending) == 1 or self._ensure_child():
                 results += [self.call(function, a, time_limit=t, watch=w) for a, t, w in pending]
                 break
-            items = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
+            items: list[dict[str, Any]] = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
                       "w": list(self.watch) if w else None} for a, t, w in pending]
-            req = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
+            req: dict[str, Any] = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
             failure = self._send(req)
             if failure:
                 results.append(failure)
@@ -340,16 +343,17 @@ class Session:
                 if failure:
                     results.append(failure)
                     break  # the child is gone; the rest run in a fresh one
+                assert m is not None  # _receive gives a message or a failure
                 try:
                     if m.get("i") != index:
                         raise codec.CodecError("wrote a result line out of order (a forged line)")
                     results.append(self._result(m, wall))
                     if m.get("last") is True or index == len(items) - 1:
-                        if _pending(self._chan, self._buf):
+                        if _pending(self._live_chan(), self._buf):
                             raise codec.CodecError("wrote more result lines than cases")
                         break
                 except codec.CodecError as e:
-                    if len(results) > len(calls) - len(pending) + index:
+                    if len(results) > len(jobs) - len(pending) + index:
                         results.pop()
                     results.append(self._protocol_failure(e, wall))
                     break

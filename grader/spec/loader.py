@@ -20,7 +20,7 @@ from typing import Any, Mapping
 import jsonschema
 import yaml
 
-from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, Spec, TimeLimit
+from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, RuntimeMonitor, Spec, TimeLimit
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
@@ -99,7 +99,7 @@ def _time_limit(value: Mapping[str, Any] | None, default: TimeLimit) -> TimeLimi
     )
 
 
-def _runtime(value: Any) -> str:
+def _runtime(value: Any) -> RuntimeMonitor:
     """``true``/``false`` are accepted as ``always``/``off``."""
     if value is True:
         return "always"

@@ -140,6 +140,7 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
             continue
         if id(node) in inert:
             continue
+        words: Sequence[str]
         if isinstance(node, ast.Name):
             words = (node.id,)
         elif isinstance(node, ast.Attribute):

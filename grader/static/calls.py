@@ -3,10 +3,11 @@ including the dynamic constructs (eval/exec/getattr/__import__ ...) and pair nam
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING, Iterable, Literal
 
 from grader.static.resolve import (
     ARR, MAX_VALUES, Binder, Bound, Const, Cont, Ext, Func, Getter, Inst, Klass, NSDict,
-    Partial, Scope, _PURE_CALLS, _STR_METHODS, canonical, const_strings, fold, make_cont,
+    Partial, Scope, V, _PURE_CALLS, _STR_METHODS, canonical, const_strings, fold, make_cont,
     ordered_consts,
 )
 from grader.static.exprs import DYNAMIC_LABELS, INTROSPECTION, _text, is_add_function
@@ -15,7 +16,31 @@ from grader.static.exprs import DYNAMIC_LABELS, INTROSPECTION, _text, is_add_fun
 class CallMixin:
     """Evaluates calls (mixed into ``Interp``)."""
 
-    def e_Call(self, node, callee):
+    if TYPE_CHECKING:  # state and methods that ``Interp`` and ``ExprMixin`` provide
+        tree: ast.Module
+        covered: dict
+        pairs: list
+        scopes: dict
+        order: list
+        dyn_cache: dict
+        depth: int
+        cur: Scope
+        unit: ast.AST
+        pos: ast.AST | None
+
+        def touch(self, vals: set) -> None: ...
+        def ref(self, node: ast.AST, origin: set) -> None: ...
+        def report(self, rule: str, banned: str, actual: str, node: ast.AST, evasion: bool = False,
+                   text: str | None = None) -> None: ...
+        def dyn(self, node: ast.AST, label: str) -> None: ...
+        def edge(self, dst: ast.AST, src: ast.AST | None = None) -> None: ...
+        def elements(self, vals: set) -> set: ...
+        def exec_body(self, body: Iterable[ast.stmt]) -> None: ...
+        def ev(self, node: ast.AST | None, callee: bool = False) -> set: ...
+        def get_attr(self, b: V, attr: str) -> tuple[set, set]: ...
+        def namespace_get(self, ns: NSDict | Ext, keys: set, node: ast.AST) -> tuple[set, set]: ...
+
+    def e_Call(self, node: ast.Call, callee: bool) -> set:
         fvals = self.ev(node.func, callee=True)
         args = []
         for a in node.args:
@@ -23,7 +48,7 @@ class CallMixin:
                 args.append(self.elements(self.ev(a.value)))
             else:
                 args.append(self.ev(a))
-        kws = {}
+        kws: dict = {}
         for k in node.keywords:
             vals = self.ev(k.value)
             kws.setdefault(k.arg, set()).update(vals)
@@ -42,7 +67,7 @@ class CallMixin:
             self.ref(node, origin)
         return result
 
-    def apply(self, f, node, args: list, kws: dict) -> tuple[set, set]:
+    def apply(self, f: V, node: ast.AST, args: list, kws: dict) -> tuple[set, set]:
         if isinstance(f, Ext):
             q = canonical(f.qual)
             policy = self.covered.get(q)
@@ -81,7 +106,7 @@ class CallMixin:
             return vals, origin
         return set(), set()
 
-    def check_pairs(self, q: str, node, args: list, kws: dict) -> None:
+    def check_pairs(self, q: str, node: ast.AST, args: list, kws: dict) -> None:
         for policy, outer, inner in self.pairs:
             if q != outer:
                 continue
@@ -92,7 +117,7 @@ class CallMixin:
                     elif isinstance(v, Func) and "operator.add" in inner and is_add_function(v.node):
                         self.report("banned-call", policy, policy, node, text=_text(node))
 
-    def apply_ext(self, q: str, node, args: list, kws: dict) -> tuple[set, set]:
+    def apply_ext(self, q: str, node: ast.AST, args: list, kws: dict) -> tuple[set, set]:
         a0 = args[0] if args else set()
         if q == "builtins.getattr":
             if len(args) < 2:
@@ -118,7 +143,7 @@ class CallMixin:
             for v in a0 or kws.get("source", set()):
                 if isinstance(v, Const) and isinstance(v.value, (str, bytes)):
                     srcs.append(v.value.decode("utf-8", "replace") if isinstance(v.value, bytes) else v.value)
-            mode = "eval" if label == "eval" else "exec"
+            mode: Literal["eval", "exec"] = "eval" if label == "eval" else "exec"
             if label == "compile":
                 modes = [v.value for v in (args[2] if len(args) > 2 else kws.get("mode", set()))
                          if isinstance(v, Const)]
@@ -207,7 +232,7 @@ class CallMixin:
             return {ARR}, set()
         return set(), set()
 
-    def apply_bound(self, b: Bound, node, args: list, kws: dict) -> tuple[set, set]:
+    def apply_bound(self, b: Bound, node: ast.AST, args: list, kws: dict) -> tuple[set, set]:
         obj, m = b.obj, b.attr
         if isinstance(obj, Const):
             if m == "join":
@@ -247,15 +272,16 @@ class CallMixin:
                 return {make_cont("list", [(None, v) for v in obj.values()], None)}, set()
         return set(), set()
 
-    def analyze_code(self, src: str, mode: str, node: ast.AST) -> set:
+    def analyze_code(self, src: str, mode: Literal["eval", "exec"], node: ast.AST) -> set:
         """Analyse the constant source handed to eval/exec/compile at the caller's position."""
         if self.depth > 3:
             return set()
         key = (id(node), src, mode)
         entry = self.dyn_cache.get(key)
         if entry is None:
+            tree: ast.Expression | ast.Module | None
             try:
-                tree = ast.parse(src, mode=mode)
+                tree = ast.parse(src, mode="eval") if mode == "eval" else ast.parse(src, mode="exec")
             except (SyntaxError, ValueError):
                 tree = None
             scope = None
@@ -265,7 +291,7 @@ class CallMixin:
                 before = len(self.order)
                 binder = Binder(self.scopes, self.order)
                 binder.cur = scope
-                binder.run(scope, [tree.body] if mode == "eval" else tree.body)
+                binder.run(scope, [tree.body] if isinstance(tree, ast.Expression) else tree.body)
                 for new in self.order[before:]:
                     new.pos_node = self.pos or node
                     if new.kind in ("function", "lambda"):
@@ -274,11 +300,12 @@ class CallMixin:
         tree, scope = entry
         if tree is None:
             return set()
+        assert scope is not None  # every parsed tree got its scope above
         saved = (self.cur, self.pos)
         self.cur, self.pos = scope, self.pos or node
         self.depth += 1
         try:
-            if mode == "eval":
+            if isinstance(tree, ast.Expression):  # mode "eval"
                 return self.ev(tree.body, callee=True)
             self.exec_body(tree.body)
             return set()

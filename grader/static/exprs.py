@@ -5,11 +5,15 @@ from __future__ import annotations
 import ast
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
 from grader.static.resolve import (
-    ARR, UNBOUND, Bound, Const, Cont, Ext, Func, Inst, Klass, NSDict, Partial, _STR_METHODS,
+    ARR, UNBOUND, Bound, Const, Cont, Ext, Func, Inst, Klass, NSDict, Partial, V, _STR_METHODS,
     const_strings, fold_binop, make_cont,
 )
+
+if TYPE_CHECKING:
+    from grader.static.resolve import Scope
 
 # Attributes that reach a namespace the analysis cannot follow.
 INTROSPECTION = frozenset(
@@ -60,11 +64,13 @@ def is_add_function(node: ast.AST) -> bool:
         return False
     if isinstance(node, ast.Lambda):
         expr = node.body
-    else:
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
             return False
         expr = body[0].value
+    else:  # only defs and lambdas have ``arguments``
+        return False
     return (
         isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add)
         and isinstance(expr.left, ast.Name) and isinstance(expr.right, ast.Name)
@@ -95,9 +101,32 @@ def cap(values: set) -> set:
     return keep
 
 
+# f-string conversions by code: !s, !r, !a.
+_CONVERSIONS: dict[int, Callable[[Any], Any]] = {115: str, 114: repr, 97: ascii}
+
 
 class ExprMixin:
     """Evaluates expressions to abstract value sets (mixed into ``Interp``)."""
+
+    if TYPE_CHECKING:  # state and methods that ``Interp`` provides
+        tree: ast.Module
+        scopes: dict
+        edges: dict
+        module: Scope
+        module_final: dict
+        cur: Scope
+        unit: ast.AST
+
+        def _live(self) -> bool: ...
+        def _defaults(self, node, scope: Scope) -> None: ...
+        def bind(self, name: str, vals: set, scope: Scope | None = None) -> None: ...
+        def edge(self, dst: ast.AST, src: ast.AST | None = None) -> None: ...
+        def touch(self, vals: set) -> None: ...
+        def ref(self, node: ast.AST, origin: set) -> None: ...
+        def lookup(self, name: str) -> tuple[set, set]: ...
+        def dyn(self, node: ast.AST, label: str) -> None: ...
+        def elements(self, vals: set) -> set: ...
+        def assign(self, target: ast.AST, vals: set, value_node: ast.AST | None = None) -> None: ...
 
     def ev(self, node: ast.AST | None, callee: bool = False) -> set:
         if node is None:
@@ -110,13 +139,13 @@ class ExprMixin:
             return set()
         return cap(method(node, callee))
 
-    def e_Constant(self, node, callee):
+    def e_Constant(self, node: ast.Constant, callee: bool) -> set:
         v = node.value
         if isinstance(v, (str, bytes)) and len(v) > 4 * 2000:
             return set()
         return {Const(v)} if isinstance(v, (str, bytes, int, float, bool, type(None))) else set()
 
-    def e_Name(self, node, callee):
+    def e_Name(self, node: ast.Name, callee: bool) -> set:
         if not isinstance(node.ctx, ast.Load):
             return set()
         vals, origin = self.lookup(node.id)
@@ -125,7 +154,7 @@ class ExprMixin:
             self.ref(node, origin)
         return vals
 
-    def e_Attribute(self, node, callee):
+    def e_Attribute(self, node: ast.Attribute, callee: bool) -> set:
         base = self.ev(node.value, callee=True)
         if node.attr in INTROSPECTION:
             self.dyn(node, node.attr)
@@ -140,7 +169,7 @@ class ExprMixin:
             self.ref(node, origin)
         return vals
 
-    def get_attr(self, b, attr: str) -> tuple[set, set]:
+    def get_attr(self, b: V, attr: str) -> tuple[set, set]:
         if isinstance(b, Ext):
             q = b.qual
             if attr == "__self__" and q.startswith("builtins.") and q.count(".") == 1:
@@ -190,7 +219,7 @@ class ExprMixin:
                 out |= self.class_attr(base, attr, seen)
         return out
 
-    def e_Subscript(self, node, callee):
+    def e_Subscript(self, node: ast.Subscript, callee: bool) -> set:
         base = self.ev(node.value, callee=True)
         if isinstance(node.slice, ast.Slice):
             parts = [None if p is None else self.ev(p)
@@ -199,7 +228,8 @@ class ExprMixin:
         else:
             keys = self.ev(node.slice)
             parts = None
-        vals, origin = set(), set()
+        vals: set = set()
+        origin: set = set()
         for b in base:
             if isinstance(b, Cont):
                 if keys is None:
@@ -226,10 +256,10 @@ class ExprMixin:
             self.ref(node, origin)
         return vals
 
-    def fold_subscript(self, value, keys, parts) -> set:
+    def fold_subscript(self, value: str | bytes, keys: set | None, parts: list | None) -> set:
         out = set()
         if parts is not None:
-            options = []
+            options: list[list[int | None]] = []
             for p in parts:
                 if p is None:
                     options.append([None])
@@ -252,7 +282,7 @@ class ExprMixin:
                     pass
         return out
 
-    def namespace_get(self, ns, keys: set, node: ast.AST) -> tuple[set, set]:
+    def namespace_get(self, ns: NSDict | Ext, keys: set, node: ast.AST) -> tuple[set, set]:
         """``vars(builtins)[k]``, ``globals()[k]``, ``sys.modules[k]``, ``__builtins__[k]``."""
         names, other = const_strings(keys)
         qual = ns.qual
@@ -276,8 +306,8 @@ class ExprMixin:
         origin = {v for v in vals if isinstance(v, Ext)}
         return vals, origin
 
-    def binop(self, op, left: set, right: set) -> set:
-        out = set()
+    def binop(self, op: ast.operator, left: set, right: set) -> set:
+        out: set = set()
         if ARR in left or ARR in right:
             out.add(ARR)
         lc = [v for v in left if isinstance(v, Const)][:8]
@@ -299,12 +329,12 @@ class ExprMixin:
                             out.add(make_cont(a.kind, [(None, v) for v in a.values() | b.values()], None))
         return out
 
-    def e_BinOp(self, node, callee):
+    def e_BinOp(self, node: ast.BinOp, callee: bool) -> set:
         return self.binop(node.op, self.ev(node.left), self.ev(node.right))
 
-    def e_UnaryOp(self, node, callee):
+    def e_UnaryOp(self, node: ast.UnaryOp, callee: bool) -> set:
         vals = self.ev(node.operand)
-        out = {ARR} if ARR in vals else set()
+        out: set = {ARR} if ARR in vals else set()
         ops = {ast.USub: lambda x: -x, ast.UAdd: lambda x: +x, ast.Invert: lambda x: ~x}
         fn = ops.get(type(node.op))
         if fn is not None:
@@ -313,28 +343,30 @@ class ExprMixin:
                     out.add(Const(fn(v.value)))
         return out
 
-    def e_Compare(self, node, callee):
+    def e_Compare(self, node: ast.Compare, callee: bool) -> set:
         vals = self.ev(node.left)
         for c in node.comparators:
             vals |= self.ev(c)
         return {ARR} if ARR in vals else set()
 
-    def e_BoolOp(self, node, callee):
+    def e_BoolOp(self, node: ast.BoolOp, callee: bool) -> set:
         out = set()
         for v in node.values:
             out |= self.ev(v, callee)
         return out
 
-    def e_IfExp(self, node, callee):
+    def e_IfExp(self, node: ast.IfExp, callee: bool) -> set:
         self.ev(node.test)
         return self.ev(node.body, callee) | self.ev(node.orelse, callee)
 
-    def e_JoinedStr(self, node, callee):
-        options = []
+    def e_JoinedStr(self, node: ast.JoinedStr, callee: bool) -> set:
+        options: list[list[str]] = []
+        foldable = True
         for part in node.values:
             if isinstance(part, ast.Constant):
                 options.append([str(part.value)])
                 continue
+            assert isinstance(part, ast.FormattedValue)  # a JoinedStr holds only these and constants
             vals = self.ev(part.value)
             spec = self.ev(part.format_spec) if part.format_spec is not None else {Const("")}
             consts = []
@@ -346,18 +378,18 @@ class ExprMixin:
                         continue
                     try:
                         x = v.value
-                        x = {115: str, 114: repr, 97: ascii}.get(part.conversion, lambda y: y)(x)
+                        x = _CONVERSIONS.get(part.conversion, lambda y: y)(x)
                         consts.append(format(x, s.value))
                     except Exception:
                         pass
             if not consts or len(consts) != len(vals):
-                options = None
+                foldable = False
                 for other in node.values[node.values.index(part) + 1:]:
                     if isinstance(other, ast.FormattedValue):
                         self.ev(other.value)
                 break
             options.append(consts)
-        if options is None:
+        if not foldable:
             return set()
         out = set()
         for combo in itertools.islice(itertools.product(*options), 16):
@@ -366,26 +398,28 @@ class ExprMixin:
                 out.add(Const(text))
         return out
 
-    def e_FormattedValue(self, node, callee):
+    def e_FormattedValue(self, node: ast.FormattedValue, callee: bool) -> set:
         self.ev(node.value)
         return set()
 
-    def e_Lambda(self, node, callee):
+    def e_Lambda(self, node: ast.Lambda, callee: bool) -> set:
         self._defaults(node, self.scopes[node])
         if self.unit is not self.tree:
             self.edge(node)
         return {Func(node)}
 
-    def e_NamedExpr(self, node, callee):
+    def e_NamedExpr(self, node: ast.NamedExpr, callee: bool) -> set:
         vals = self.ev(node.value)
         scope = self.cur
         while scope.kind == "comprehension":
+            assert scope.parent is not None  # a comprehension always sits inside another scope
             scope = scope.parent
         self.bind(node.target.id, vals, scope)
         return vals
 
     def _display(self, kind, elts) -> set:
-        pairs, length = [], len(elts)
+        pairs: list = []
+        length: int | None = len(elts)
         for i, e in enumerate(elts):
             if isinstance(e, ast.Starred):
                 length = None
@@ -395,16 +429,16 @@ class ExprMixin:
         cont = make_cont(kind, pairs, length)
         return {cont} if cont is not None else set()
 
-    def e_List(self, node, callee):
+    def e_List(self, node: ast.List, callee: bool) -> set:
         return self._display("list", node.elts) if isinstance(node.ctx, ast.Load) else set()
 
-    def e_Tuple(self, node, callee):
+    def e_Tuple(self, node: ast.Tuple, callee: bool) -> set:
         return self._display("tuple", node.elts) if isinstance(node.ctx, ast.Load) else set()
 
-    def e_Set(self, node, callee):
+    def e_Set(self, node: ast.Set, callee: bool) -> set:
         return self._display("set", node.elts)
 
-    def e_Dict(self, node, callee):
+    def e_Dict(self, node: ast.Dict, callee: bool) -> set:
         pairs = []
         for k, v in zip(node.keys, node.values):
             vals = self.ev(v)
@@ -438,18 +472,18 @@ class ExprMixin:
         cont = make_cont("dict" if kind == "dict" else "list", [(None, v) for v in vals], None)
         return {cont} if cont is not None else set()
 
-    def e_ListComp(self, node, callee):
+    def e_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp, callee: bool) -> set:
         return self._comprehension(node, "list")
 
     e_SetComp = e_GeneratorExp = e_ListComp
 
-    def e_DictComp(self, node, callee):
+    def e_DictComp(self, node: ast.DictComp, callee: bool) -> set:
         return self._comprehension(node, "dict")
 
-    def e_Starred(self, node, callee):
+    def e_Starred(self, node: ast.Starred, callee: bool) -> set:
         return self.ev(node.value)
 
-    def e_Await(self, node, callee):
+    def e_Await(self, node: ast.Await | ast.Yield | ast.YieldFrom, callee: bool) -> set:
         self.ev(node.value)
         return set()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from typing import Callable, Iterable
 
 from grader.static.resolve import (
     ARR, BUILTIN_NAMES, UNBOUND, Binder, Const, Cont, Ext, Func, Inst, Klass, Scope,
@@ -73,6 +74,7 @@ class Interp(ExprMixin, CallMixin):
 
     def run_function(self, scope: Scope) -> None:
         node = scope.node
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))  # function and lambda scopes
         saved = (self.cur, self.unit, self.pos)
         self.cur, self.unit, self.pos = scope, node, getattr(scope, "pos_node", None)
         args = node.args
@@ -162,7 +164,8 @@ class Interp(ExprMixin, CallMixin):
         return vals, origin
 
     def lookup(self, name: str) -> tuple[set, set]:
-        scope, first = self.cur, True
+        scope: Scope | None = self.cur
+        first = True
         while scope is not None:
             if scope.kind == "module":
                 return self.module_lookup(name, self._live())
@@ -209,7 +212,7 @@ class Interp(ExprMixin, CallMixin):
                 continue
             current.add(v)
 
-    def branch(self, *bodies) -> None:
+    def branch(self, *bodies: Callable[[], None]) -> None:
         """Run alternative bodies; at module level each starts from the same bindings."""
         if self.cur is not self.module:
             for body in bodies:
@@ -227,7 +230,7 @@ class Interp(ExprMixin, CallMixin):
         self.module.env = merged
 
     # -- statements --------------------------------------------------------------------
-    def exec_body(self, body) -> None:
+    def exec_body(self, body: Iterable[ast.stmt]) -> None:
         for stmt in body:
             self.exec_stmt(stmt)
 
@@ -261,7 +264,7 @@ class Interp(ExprMixin, CallMixin):
             if default is not None:
                 scope.param_defaults.setdefault(arg.arg, set()).update(self.ev(default))
 
-    def s_FunctionDef(self, node) -> None:
+    def s_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         decorators = [self.ev(d, callee=True) for d in node.decorator_list]
         scope = self.scopes[node]
         self._defaults(node, scope)
@@ -281,7 +284,7 @@ class Interp(ExprMixin, CallMixin):
 
     s_AsyncFunctionDef = s_FunctionDef
 
-    def s_ClassDef(self, node) -> None:
+    def s_ClassDef(self, node: ast.ClassDef) -> None:
         for d in node.decorator_list:
             self.ev(d, callee=True)
         for base in node.bases:
@@ -303,7 +306,7 @@ class Interp(ExprMixin, CallMixin):
             self.edge(node)
         self.bind(node.name, {Klass(node)})
 
-    def s_Return(self, node) -> None:
+    def s_Return(self, node: ast.Return) -> None:
         if node.value is not None:
             vals = self.ev(node.value)
             scope = self.cur
@@ -311,7 +314,7 @@ class Interp(ExprMixin, CallMixin):
                 scope = scope.parent
             self.widen(scope.returns, vals)
 
-    def s_Delete(self, node) -> None:
+    def s_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:
             if isinstance(target, ast.Name):
                 if self.cur is self.module:
@@ -319,12 +322,12 @@ class Interp(ExprMixin, CallMixin):
             else:
                 self.ev_target(target)
 
-    def s_Assign(self, node) -> None:
+    def s_Assign(self, node: ast.Assign) -> None:
         vals = self.ev(node.value)
         for target in node.targets:
             self.assign(target, vals, node.value)
 
-    def s_AugAssign(self, node) -> None:
+    def s_AugAssign(self, node: ast.AugAssign) -> None:
         right = self.ev(node.value)
         if isinstance(node.target, ast.Name):
             left = self.lookup(node.target.id)[0]
@@ -332,7 +335,7 @@ class Interp(ExprMixin, CallMixin):
         else:
             self.ev_target(node.target)
 
-    def s_AnnAssign(self, node) -> None:
+    def s_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is None:
             return
         vals = self.ev(node.value)
@@ -340,7 +343,7 @@ class Interp(ExprMixin, CallMixin):
             vals.add(ARR)
         self.assign(node.target, vals, node.value)
 
-    def s_For(self, node) -> None:
+    def s_For(self, node: ast.For | ast.AsyncFor) -> None:
         elems = self.elements(self.ev(node.iter))
 
         def loop():
@@ -351,16 +354,16 @@ class Interp(ExprMixin, CallMixin):
 
     s_AsyncFor = s_For
 
-    def s_While(self, node) -> None:
+    def s_While(self, node: ast.While) -> None:
         self.ev(node.test)
         self.branch(lambda: self.exec_body(node.body), lambda: None)
         self.exec_body(node.orelse)
 
-    def s_If(self, node) -> None:
+    def s_If(self, node: ast.If) -> None:
         self.ev(node.test)
         self.branch(lambda: self.exec_body(node.body), lambda: self.exec_body(node.orelse))
 
-    def s_With(self, node) -> None:
+    def s_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
             vals = self.ev(item.context_expr)
             if item.optional_vars is not None:
@@ -369,7 +372,7 @@ class Interp(ExprMixin, CallMixin):
 
     s_AsyncWith = s_With
 
-    def s_Try(self, node) -> None:
+    def s_Try(self, node: ast.Try | ast.TryStar) -> None:
         def handler(h):
             def run():
                 if h.type is not None:
@@ -380,13 +383,15 @@ class Interp(ExprMixin, CallMixin):
                 if h.name and self.cur is self.module:
                     self.module.env[h.name] = {UNBOUND}
             return run
-        self.branch(lambda: (self.exec_body(node.body), self.exec_body(node.orelse)),
-                    *[handler(h) for h in node.handlers])
+        def body_then_else() -> None:
+            self.exec_body(node.body)
+            self.exec_body(node.orelse)
+        self.branch(body_then_else, *[handler(h) for h in node.handlers])
         self.exec_body(node.finalbody)
 
     s_TryStar = s_Try
 
-    def s_Match(self, node) -> None:
+    def s_Match(self, node: ast.Match) -> None:
         self.ev(node.subject)
 
         def case(c):
@@ -404,7 +409,7 @@ class Interp(ExprMixin, CallMixin):
             return run
         self.branch(*[case(c) for c in node.cases], lambda: None)
 
-    def s_Import(self, node) -> None:
+    def s_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.asname:
                 self.bind(alias.asname, {Ext(alias.name)})
@@ -412,7 +417,7 @@ class Interp(ExprMixin, CallMixin):
                 top = alias.name.split(".")[0]
                 self.bind(top, {Ext(top)})
 
-    def s_ImportFrom(self, node) -> None:
+    def s_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
         for alias in node.names:
             if alias.name == "*":
@@ -421,10 +426,10 @@ class Interp(ExprMixin, CallMixin):
                 continue
             self.bind(alias.asname or alias.name, {Ext(f"{module}.{alias.name}")})
 
-    def s_Expr(self, node) -> None:
+    def s_Expr(self, node: ast.Expr) -> None:
         self.ev(node.value)
 
-    def s_Global(self, node) -> None:
+    def s_Global(self, node: ast.stmt) -> None:
         pass
 
     s_Nonlocal = s_Pass = s_Break = s_Continue = s_Global
@@ -471,7 +476,7 @@ class Interp(ExprMixin, CallMixin):
 
     def elements(self, vals: set) -> set:
         """What iterating over a value yields."""
-        out = set()
+        out: set = set()
         for v in vals:
             if isinstance(v, Cont):
                 out |= v.values() if v.kind != "dict" else {Const(k) for k, _ in v.items if k is not None}

@@ -10,12 +10,12 @@ everything it calls count against every graded function.
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from grader.static.resolve import Func, Klass
 
 
-def _top_level_defs(tree: ast.Module) -> Iterable[ast.AST]:
+def _top_level_defs(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:
     """Module-level defs and classes, including those under if/try at module level."""
     stack = list(tree.body)
     while stack:
@@ -47,9 +47,9 @@ def graded_units(tree: ast.Module, module_env: Mapping, edges: Mapping,
     base = reach(edges, [tree])
     out = {}
     for name, accepted in graded.items():
-        accepted = set(accepted) | {name}
-        starts = [d for d in defs if d.name in accepted]
-        for alias in accepted:
+        names = set(accepted) | {name}
+        starts: list[ast.AST] = [d for d in defs if d.name in names]
+        for alias in names:
             for v in module_env.get(alias, ()):
                 if isinstance(v, (Func, Klass)):
                     starts.append(v.node)

@@ -143,10 +143,6 @@ class Getter(V):
     name: str
 
 
-def is_builtin_module(qual: str) -> bool:
-    return qual == "builtins"
-
-
 # --------------------------------------------------------------------------------------
 # Scopes
 # --------------------------------------------------------------------------------------
@@ -191,42 +187,48 @@ class Binder(ast.NodeVisitor):
         self.order.append(scope)
         return scope
 
+    def _here(self) -> Scope:
+        """The scope being visited: run() sets it before visiting anything."""
+        assert self.cur is not None
+        return self.cur
+
     def _bind(self, name: str, scope: Scope | None = None) -> None:
-        (scope or self.cur).bound.add(name)
+        (scope or self._here()).bound.add(name)
 
     def _args(self, scope: Scope, args: ast.arguments) -> None:
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
             scope.bound.add(arg.arg)
-        for arg in (args.vararg, args.kwarg):
-            if arg is not None:
-                scope.bound.add(arg.arg)
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                scope.bound.add(extra.arg)
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._bind(node.name)
         for d in node.decorator_list:
             self.visit(d)
         for d in [*node.args.defaults, *[k for k in node.args.kw_defaults if k is not None]]:
             self.visit(d)
         scope = self._new(node, "function", node)
-        if self.cur.kind == "class":
-            scope.klass = self.cur.node
+        here = self._here()
+        if here.kind == "class" and isinstance(here.node, ast.ClassDef):  # a class scope's node is its ClassDef
+            scope.klass = here.node
         self._args(scope, node.args)
         self.run(scope, node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_Lambda(self, node):
+    def visit_Lambda(self, node: ast.Lambda) -> None:
         for d in [*node.args.defaults, *[k for k in node.args.kw_defaults if k is not None]]:
             self.visit(d)
         scope = self._new(node, "lambda", node)
         self._args(scope, node.args)
         self.run(scope, [node.body])
 
-    def visit_ClassDef(self, node):
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self._bind(node.name)
         for d in [*node.decorator_list, *node.bases, *[k.value for k in node.keywords]]:
             self.visit(d)
-        scope = self._new(node, "class", self.cur.unit)
+        scope = self._new(node, "class", self._here().unit)
         self.run(scope, node.body)
 
     def _comprehension(self, node, elts):
@@ -244,60 +246,61 @@ class Binder(ast.NodeVisitor):
             self.visit(elt)
         self.cur = prev
 
-    def visit_ListComp(self, node):
+    def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> None:
         self._comprehension(node, [node.elt])
 
     visit_SetComp = visit_GeneratorExp = visit_ListComp
 
-    def visit_DictComp(self, node):
+    def visit_DictComp(self, node: ast.DictComp) -> None:
         self._comprehension(node, [node.key, node.value])
 
-    def visit_NamedExpr(self, node):
-        scope = self.cur
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        scope = self._here()
         while scope.kind == "comprehension":
+            assert scope.parent is not None  # a comprehension always sits inside another scope
             scope = scope.parent
         self._bind(node.target.id, scope)
         self.visit(node.value)
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             self._bind(node.id)
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             name = alias.asname or alias.name.split(".")[0]
             self._bind(name)
-            self.cur.imported.add(name)
+            self._here().imported.add(name)
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
             if alias.name == "*":
                 continue
             name = alias.asname or alias.name
             self._bind(name)
-            self.cur.imported.add(name)
+            self._here().imported.add(name)
 
-    def visit_Global(self, node):
-        self.cur.globals.update(node.names)
+    def visit_Global(self, node: ast.Global) -> None:
+        self._here().globals.update(node.names)
 
-    def visit_Nonlocal(self, node):
-        self.cur.nonlocals.update(node.names)
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self._here().nonlocals.update(node.names)
 
-    def visit_ExceptHandler(self, node):
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if node.name:
             self._bind(node.name)
         self.generic_visit(node)
 
-    def visit_MatchAs(self, node):
+    def visit_MatchAs(self, node: ast.MatchAs) -> None:
         if node.name:
             self._bind(node.name)
         self.generic_visit(node)
 
-    def visit_MatchStar(self, node):
+    def visit_MatchStar(self, node: ast.MatchStar) -> None:
         if node.name:
             self._bind(node.name)
 
-    def visit_MatchMapping(self, node):
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
         if node.rest:
             self._bind(node.rest)
         self.generic_visit(node)
@@ -312,10 +315,6 @@ _STR_METHODS = frozenset(
     "decode encode removeprefix removesuffix split rsplit partition rpartition zfill ljust "
     "rjust center translate maketrans expandtabs".split()
 )
-
-
-def _rot13(text):
-    return codecs.decode(text, "rot13")
 
 
 _PURE_CALLS: dict[str, Callable] = {

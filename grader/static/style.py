@@ -95,7 +95,8 @@ class Source:
 
 def _python_source(text: str) -> Source:
     lines = text.splitlines()
-    comments, code = set(), set()
+    comments: set[int] = set()
+    code: set[int] = set()
     indentation: list[Finding] = []
     units: Counter[int] = Counter()
     try:
@@ -182,7 +183,8 @@ _JAVA_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "new", "els
 
 def _java_source(text: str) -> Source:
     lines = text.splitlines()
-    comments, code = set(), set()
+    comments: set[int] = set()
+    code: set[int] = set()
     header, header_line = "", None
     stripped = []          # the code with comments and literals blanked, for the regexes below
     line = 1
@@ -236,7 +238,9 @@ def _java_indent_findings(code_lines: list[str], lines: list[str]) -> list[Findi
     A braceless body (``if (...)`` / ``for (...)`` / ``else`` on the line before) is one
     level deeper; other continuation lines are excused.
     """
-    depth, widths, samples = 0, Counter(), []
+    depth = 0
+    widths: Counter[float] = Counter()
+    samples: list[tuple[int, int, int]] = []
     previous, braceless = ";", 0
     for number, (code, raw) in enumerate(zip(code_lines, lines), 1):
         body = code.strip()

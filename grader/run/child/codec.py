@@ -30,6 +30,10 @@ import base64
 import json
 import math
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -74,7 +78,7 @@ def _check_float(x: float) -> None:
         raise CodecError(f"{'-' if x < 0 else ''}infinity, which is not a plain value")
 
 
-def encode(value, _depth: int = 0):
+def encode(value: Any, _depth: int = 0) -> Any:
     """Python plain value -> JSON-ready structure.  Raises CodecError."""
     if _depth > MAX_DEPTH:
         raise CodecError(f"a value nested deeper than {MAX_DEPTH} levels (or a value that contains itself)")
@@ -114,7 +118,7 @@ def _hashable(x, what: str):
     return x
 
 
-def decode(obj, _depth: int = 0):
+def decode(obj: Any, _depth: int = 0) -> Any:
     """JSON structure (as produced by ``json.loads``) -> Python plain value."""
     if _depth > MAX_DEPTH:
         raise CodecError(f"a value nested deeper than {MAX_DEPTH} levels")
@@ -203,11 +207,3 @@ def loads_line(line: bytes) -> dict:
         raise CodecError("a line that is not a JSON object")
     return obj
 
-
-def encode_value(value):
-    """encode() with a uniform message prefix, for results."""
-    return encode(value)
-
-
-def decode_value(obj):
-    return decode(obj)

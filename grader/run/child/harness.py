@@ -35,6 +35,7 @@ if "_gradechild" not in sys.modules:
     # This folder is the package `_gradechild`, whatever its name on disk.
     _spec = importlib.util.spec_from_file_location(
         "_gradechild", os.path.join(_HERE, "__init__.py"), submodule_search_locations=[_HERE])
+    assert _spec is not None and _spec.loader is not None  # a .py path always yields a loadable spec
     _pkg = importlib.util.module_from_spec(_spec)
     sys.modules["_gradechild"] = _pkg
     _spec.loader.exec_module(_pkg)
@@ -71,7 +72,7 @@ import types  # noqa: E402
 try:
     import resource  # noqa: E402
 except ImportError:  # pragma: no cover - Windows
-    resource = None
+    resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
 # --------------------------------------------------------------- zygote
 class Zygote:
@@ -86,7 +87,7 @@ class Zygote:
             if p not in sys.path:
                 sys.path.append(p)
         try:
-            import timeout_decorator  # noqa: F401  (pre-import for the children)
+            importlib.import_module("timeout_decorator")  # pre-import for the children
         except Exception:
             pass
         if sys.platform.startswith("linux"):
@@ -97,7 +98,7 @@ class Zygote:
             except (ValueError, OSError):
                 pass
 
-    def serve(self):
+    def serve(self) -> None:
         _send(self.ctl, {"ready": True, "pid": os.getpid(), "isolated": self.isolated})
         while True:
             line = self.reader.readline()
@@ -257,7 +258,7 @@ def _kill_orphans():
         time.sleep(0.01)
 
 
-def exec_main(cfg_fd: int):
+def exec_main(cfg_fd: int) -> None:
     """process.py's shim: set up scratch and limits like a session child, then
     exec the program.  The config (argv, files, limits) comes on an fd."""
     with os.fdopen(cfg_fd, "rb") as f:
@@ -296,7 +297,7 @@ def exec_main(cfg_fd: int):
         os._exit(127)
 
 
-def main():
+def main() -> None:
     if sys.argv[1] == "exec":
         exec_main(int(sys.argv[2]))
         return

@@ -28,7 +28,7 @@ PR_SET_CHILD_SUBREAPER = 36
 _libc = None
 
 
-def libc():
+def libc() -> ctypes.CDLL:
     global _libc
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
@@ -41,12 +41,12 @@ def _chk(r, what):
         raise OSError(e, f"{what}: {os.strerror(e)}")
 
 
-def prctl(*args):
+def prctl(*args: int) -> int:
     a = [ctypes.c_ulong(x) for x in args] + [ctypes.c_ulong(0)] * (5 - len(args))
     return libc().prctl(*a)
 
 
-def mount(src, dst, fstype, flags, data=None):
+def mount(src: str | None, dst: str, fstype: str | None, flags: int, data: str | None = None) -> None:
     _chk(libc().mount(src.encode() if src else None, dst.encode(),
                       fstype.encode() if fstype else None, ctypes.c_ulong(flags),
                       data.encode() if data else None), f"mount {dst}")
@@ -61,7 +61,7 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def drop_all_caps():
+def drop_all_caps() -> None:
     for cap in range(64):
         prctl(PR_CAPBSET_DROP, cap)          # EINVAL past the last cap: ignored
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)

@@ -29,6 +29,10 @@ import os
 import sys
 import threading
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
+if TYPE_CHECKING:
+    from typing import Iterable
+
 __all__ = ["CallWatcher", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
 
 # Captured at import, before any student code runs: the student can rebind sys.setprofile
@@ -110,7 +114,7 @@ def implied_names(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def expand_names(names) -> dict:
+def expand_names(names: Iterable[str]) -> dict:
     """Covered qualified name -> the policy name that bans it (the first one wins)."""
     names = list(names)
     out: dict = {}

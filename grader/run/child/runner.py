@@ -20,7 +20,7 @@ import types
 try:
     import resource
 except ImportError:  # pragma: no cover - Windows
-    resource = None
+    resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
 from _gradechild import codec
 from _gradechild.linux import (
@@ -164,7 +164,8 @@ class Child:
                                       errors="backslashreplace", write_through=False)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
-        sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
+        # Final in typeshed, but the child deliberately points the originals at the new streams too.
+        sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin  # type: ignore[misc]
         self.std = (sys.stdin, sys.stdout, sys.stderr)
         sys.path.insert(0, self.scratch)
         self.recursion_limit = sys.getrecursionlimit()
@@ -442,7 +443,7 @@ class Child:
         self._kill_other_processes()
         return res
 
-    def run(self):
+    def run(self) -> None:
         self.msg.setdefault("nonce", "")
         self._setup()
         self._load()

@@ -1,15 +1,17 @@
 """Line framing on the child's sockets: read one request line, send one reply line."""
 from __future__ import annotations
 
+import socket
+
 from _gradechild import codec
 
 
 class LineReader:
-    def __init__(self, sock):
+    def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buf = b""
 
-    def readline(self):
+    def readline(self) -> bytes | None:
         while b"\n" not in self.buf:
             if len(self.buf) > codec.MAX_LINE_BYTES:
                 raise codec.CodecError("oversized request")
@@ -21,5 +23,5 @@ class LineReader:
         return line
 
 
-def send(sock, msg):
+def send(sock: socket.socket, msg: dict) -> None:
     sock.sendall(codec.dumps_line(msg))
