@@ -83,3 +83,15 @@ def test_usage_errors(tmp_path, capsys):
     assert main(["tournament", SPEC, player("broken"), "--out", str(tmp_path)]) == ExitCode.CHECK_FAILED
     assert "syntax" in capsys.readouterr().err
     assert main(["tournament", SPEC, player("pairs"), "--bots", "none", "--out", str(tmp_path)]) == ExitCode.USAGE
+
+
+def test_a_spec_without_a_tournament_is_a_clear_usage_error(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "grader", "tournament", str(root / "specs" / "hw7_iteration.yaml"),
+                           "--games", "1", "--out", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "defines no tournament" in proc.stderr and "Traceback" not in proc.stderr

@@ -85,6 +85,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from grader.tournament.standings import standings
 
     spec = load_spec_or_exit(args.spec)
+    if "tournament" not in spec.raw:
+        raise GraderError(f"{args.spec} defines no tournament (the spec has no `tournament:` block)",
+                          hint="tournaments are for games such as specs/comp10001go.yaml", exit_code=ExitCode.USAGE)
     config = load_config(spec.path, spec.raw)
     if spec.reference is None:
         raise GraderError(f"{args.spec} names no reference: the referee scores with its comp10001go_score_grouping", exit_code=ExitCode.USAGE)
