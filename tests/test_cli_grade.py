@@ -149,3 +149,20 @@ def test_grader_errors_are_one_message_and_debug_adds_the_traceback(klass, tmp_p
     assert "Traceback" not in proc.stderr
     debug = grader("--debug", "grade", tmp_path / "s.yaml", klass, "--out", tmp_path / "o")
     assert debug.returncode == 5 and "Traceback" in debug.stderr
+
+
+def test_without_a_sandbox_grading_is_refused_unless_unsafe(klass, tmp_path, monkeypatch, capsys):
+    """Untrusted code never runs unisolated by accident; --unsafe is an explicit choice."""
+    import grader.run.sandbox as sandbox_module
+    from grader.cli import main
+    from grader.run.sandbox import IsolationProfile
+
+    weak = IsolationProfile("rlimits", ("rlimits",), False)
+    monkeypatch.setattr(sandbox_module, "probe", lambda: weak)
+    refused = main(["grade", str(MINI), str(klass / "alice.py"), "--out", str(tmp_path / "a")])
+    err = capsys.readouterr().err
+    assert refused == 4 and "no sandbox for untrusted code" in err and "--unsafe" in err
+    assert not (tmp_path / "a" / "alice.json").exists()
+    allowed = main(["grade", str(MINI), str(klass / "alice.py"), "--out", str(tmp_path / "b"), "--unsafe"])
+    assert allowed == 0
+    assert json.loads((tmp_path / "b" / "alice.json").read_text())["score"] == 25
