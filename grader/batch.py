@@ -61,10 +61,12 @@ def grader_factory(spec: Spec, options: BatchOptions, *, visibility: str | None 
 class ProgramGrader:
     """Adapts the program pipeline (grader.programs) to the batch: unreadable files never reach it."""
 
-    def __init__(self, spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None):
+    def __init__(self, spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None,
+                 public_only: bool = False):
         self.spec = spec
         self.limits = limits
         self.profile = profile
+        self.public_only = public_only
 
     def grade(self, submission: Submission) -> SubmissionResult:
         from dataclasses import replace
@@ -74,7 +76,8 @@ class ProgramGrader:
         if submission.problems:
             errors = [SubmissionError(kind, message) for kind, message in submission.problems]
             return total(self.spec, submission.id, {}, [], errors, submission_digest=submission.digest)
-        result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile)
+        result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile,
+                               public_only=self.public_only)
         notes = tuple(SubmissionError("note", n) for n in submission.notes)
         return replace(result, errors=result.errors + notes) if notes else result
 

@@ -40,7 +40,7 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     if spec.kind == "program":
         from grader.batch import ProgramGrader
 
-        return ProgramGrader(spec, profile=profile).grade(submission), spec
+        return ProgramGrader(spec, profile=profile, public_only=True).grade(submission), spec
     from grader.pipeline import FunctionGrader
 
     spec = public_only(spec)

@@ -166,3 +166,10 @@ def test_without_a_sandbox_grading_is_refused_unless_unsafe(klass, tmp_path, mon
     allowed = main(["grade", str(MINI), str(klass / "alice.py"), "--out", str(tmp_path / "b"), "--unsafe"])
     assert allowed == 0
     assert json.loads((tmp_path / "b" / "alice.json").read_text())["score"] == 25
+
+
+def test_check_on_a_program_runs_its_public_cases_only():
+    proc = grader("check", ROOT / "specs" / "blackjack.yaml", ROOT / "submissions" / "blackjack" / "py_correct.py", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "handout_run_1" in proc.stdout
+    assert "hidden" not in proc.stdout.lower()

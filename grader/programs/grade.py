@@ -5,6 +5,7 @@ detect language -> style -> build (javac, cached) -> drive each case in the sand
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from functools import lru_cache
@@ -87,12 +88,12 @@ def _limits(program: ProgramSpec, language: LanguageSpec, limits: sandbox.Limits
 
 
 @lru_cache(maxsize=8)
-def _reference_times(spec_path: str, digest: str, language: str) -> tuple[float, ...]:
+def _reference_times(spec_path: str, digest: str, language: str, public_only: bool = False) -> tuple[float, ...]:
     """Wall time of the reference on every timed case, driven exactly like a submission."""
     from grader.spec.loader import load_spec
 
     spec = load_spec(spec_path)
-    program = program_spec(spec.raw["program"])
+    program = _cases_for(program_spec(spec.raw["program"]), public_only)
     ref = reference_path(spec)
     python = program.languages.get("python") or LanguageSpec("python", ("python3", "-u", "{main}"))
     deck_env = program.languages[language].deck_env if language in program.languages else ""
@@ -115,11 +116,18 @@ def speed_score(student: list[float], reference: tuple[float, ...], factors: tup
                             "max_score": points}
 
 
+def _cases_for(program: ProgramSpec, public_only: bool) -> ProgramSpec:
+    """A student's self-check runs the public cases only, as for function assignments."""
+    if not public_only:
+        return program
+    return dataclasses.replace(program, cases=tuple(c for c in program.cases if c.get("visibility", "hidden") == "public"))
+
+
 def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, limits: Any = None,
-                  profile: Any = None) -> SubmissionResult:
-    """Grade one submission of a ``kind: program`` spec."""
+                  profile: Any = None, public_only: bool = False) -> SubmissionResult:
+    """Grade one submission of a ``kind: program`` spec (only its public cases for a self-check)."""
     started = time.monotonic()
-    program = program_spec(spec.raw["program"])
+    program = _cases_for(program_spec(spec.raw["program"]), public_only)
     digest = hashlib.sha256(b"".join(name.encode() + b"\0" + files[name] for name in sorted(files))).hexdigest()[:16]
     base = dict(submission=submission_id, assignment=spec.assignment, max_score=program.max_score,
                 spec_digest=getattr(spec, "digest", ""), submission_digest=digest, isolation=sandbox.isolation(profile))
@@ -158,7 +166,7 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
             times.append(record.time_s if not verdict.crash else program.session_s)
     crashes = [v.crash for v in verdicts if v.crash]
     tests = [t for v in verdicts for t in v.tests]
-    reference_times = _reference_times(str(spec.path), getattr(spec, "digest", ""), language_name)
+    reference_times = _reference_times(str(spec.path), getattr(spec, "digest", ""), language_name, public_only)
     speed, speed_info = speed_score(times, reference_times, program.speed[language_name], program.weights["speed"])
     if crashes:
         speed, speed_info["score"] = 0.0, 0.0
