@@ -32,7 +32,13 @@ def fmt_score(value: float | None) -> str:
 
 
 def score_line(result: SubmissionResult) -> str:
-    return f"Score: {fmt_score(result.score)} / {fmt_score(result.max_score)}"
+    """``Score: 50 / 50 (40 + 10 extra credit)``: extra credit shown apart, so a failed
+    regular function is not hidden behind bonus points."""
+    extra = sum(f.score for f in result.functions.values() if f.extra_credit)
+    line = f"Score: {fmt_score(result.score)} / {fmt_score(result.max_score)}"
+    if extra:
+        line += f" ({fmt_score(result.score - extra)} + {fmt_score(extra)} extra credit)"
+    return line
 
 
 def function_names(spec: Spec, results: Iterable[SubmissionResult] = ()) -> list[str]:
