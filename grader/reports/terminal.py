@@ -95,7 +95,9 @@ def _case(test: TestResult) -> RenderableType:
             parts.append(Text("    expected: ", style="dim").append(repr(test.expected)))
     elif test.status == "failed" and (test.expected is not None or test.actual is not None):
         parts.append(value_diff(test.expected, test.actual))
-    if test.message:
+    # The diff above already says "expected X, got Y"; repeat only what adds to it.
+    restates_diff = test.status == "failed" and test.args is not None and test.message.startswith("expected ")
+    if test.message and not restates_diff:
         parts.append(Text("    " + test.message, style=style))
     return Group(*parts)
 
