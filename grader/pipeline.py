@@ -95,6 +95,10 @@ class FunctionGrader:
         errors += [SubmissionError("note", note) for note in submission.notes]
         if submission.problems:
             return self._without_running(submission, errors, started, submission.problems[0][1])
+        if not (submission.main or "").endswith(".py"):
+            message = f"{self.spec.assignment} is a Python assignment: hand in a .py file, not {submission.main}"
+            errors.append(SubmissionError("wrong-language", message))
+            return self._without_running(submission, errors, started, message)
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, source, submission.main or "")

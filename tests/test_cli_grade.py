@@ -173,3 +173,13 @@ def test_check_on_a_program_runs_its_public_cases_only():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "handout_run_1" in proc.stdout
     assert "hidden" not in proc.stdout.lower()
+
+
+def test_a_java_file_for_a_python_assignment_is_named_as_such(tmp_path):
+    java = tmp_path / "Mini.java"
+    java.write_text("public class Mini { }\n")
+    out = tmp_path / "out"
+    assert grader("grade", MINI, java, "--out", out).returncode == 0
+    data = json.loads((out / "Mini.json").read_text())
+    assert data["score"] == 0
+    assert any(e["kind"] == "wrong-language" and "hand in a .py file, not Mini.java" in e["message"] for e in data["errors"])
