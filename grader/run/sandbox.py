@@ -44,7 +44,7 @@ _probe_lock = threading.Lock()
 
 def _fallback_profile() -> IsolationProfile:
     if sys.platform == "win32" or not hasattr(os, "fork"):
-        return IsolationProfile("none", (), False)
+        return IsolationProfile("portable", ("subprocess", "parent-kill"), False)  # see portable.py
     return IsolationProfile("rlimits", ("rlimits", "own-session"), False)
 
 
@@ -205,6 +205,9 @@ class Sandbox:
                 *, load_time_limit: float = 10.0) -> "Session":
         if self._closed:
             raise SandboxError("the sandbox is closed")
+        if self.profile.name == "portable":      # no fork: one subprocess per session, no zygote
+            from .portable import PortableSession
+            return PortableSession(self, files, main, watch, load_time_limit)
         return Session(self, files, main, watch, load_time_limit)
 
     def close(self) -> None:

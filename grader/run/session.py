@@ -58,9 +58,11 @@ def _pending(sock: socket.socket, buf: bytearray) -> bool:
     return bool(r)
 
 
-_SIGNAMES = {signal.SIGSEGV: "segmentation fault (SIGSEGV)", signal.SIGKILL: "SIGKILL",
-             signal.SIGABRT: "abort (SIGABRT)", signal.SIGBUS: "bus error (SIGBUS)",
-             signal.SIGFPE: "arithmetic fault (SIGFPE)", signal.SIGILL: "illegal instruction (SIGILL)"}
+# Built with getattr: Windows lacks SIGKILL and SIGBUS, and this module must import there.
+_SIGNAMES = {getattr(signal, name): text for name, text in (
+    ("SIGSEGV", "segmentation fault (SIGSEGV)"), ("SIGKILL", "SIGKILL"), ("SIGABRT", "abort (SIGABRT)"),
+    ("SIGBUS", "bus error (SIGBUS)"), ("SIGFPE", "arithmetic fault (SIGFPE)"),
+    ("SIGILL", "illegal instruction (SIGILL)")) if hasattr(signal, name)}
 if hasattr(signal, "SIGXCPU"):
     _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
 
@@ -73,7 +75,7 @@ def _status_detail(status: dict | None, limits: Limits) -> str:
     sig: Any = status.get("signal")  # whatever the helper reported; a non-signal falls to the except
     if hasattr(signal, "SIGXCPU") and sig == signal.SIGXCPU:
         return f"killed: CPU time limit of the submission ({limits.cpu_s} s) exceeded"
-    if sig == signal.SIGKILL:
+    if sig == getattr(signal, "SIGKILL", 9):
         return "the process was killed (SIGKILL)"
     try:
         name = _SIGNAMES.get(sig) or signal.Signals(sig).name
@@ -99,6 +101,9 @@ def _check_files(files: Mapping[str, str | bytes], main: str) -> dict[str, str]:
 
 class Session:
     """One submission loaded in one child process."""
+
+    # Appended to a wall-clock backstop verdict; the portable session says its own.
+    _BACKSTOP_HINT = " (did it block or ignore the timer signal?)"
 
     def __init__(self, sandbox: Sandbox, files, main: str, watch: Sequence[str], load_time_limit: float):
         self.sandbox = sandbox
@@ -149,9 +154,13 @@ class Session:
                "nonce": nonce, "load_time_limit": self.load_time_limit}
         reply, fd = self.sandbox._request(msg, want_fd=True)
         self._chan = socket.socket(fileno=fd)
+        return self._await_load(nonce)
+
+    def _await_load(self, nonce: str) -> LoadResult:
+        """The load reply of a freshly started child, read with suspicion."""
         self._restart = False
         deadline = time.monotonic() + self.load_time_limit * 1.2 + 5.0
-        line, why = _read_line(self._chan, self._buf, deadline)
+        line, why = self._read_reply(deadline)
         if why:
             status = self._kill_child()
             self._restart = True
@@ -165,7 +174,7 @@ class Session:
             m = codec.loads_line(line)
             if m.get("n") != nonce:
                 raise codec.CodecError("a load reply the harness did not write (forged)")
-            if _pending(self._chan, self._buf):
+            if self._reply_pending():
                 raise codec.CodecError("more than one line in reply to loading the module")
             exc = m.get("exception")
             res = LoadResult(
@@ -197,7 +206,7 @@ class Session:
 
     def _ensure_child(self) -> CallResult | None:
         """A live child with a clean channel, restarting it if needed; a CallResult when impossible."""
-        if self._restart or self._chan is None or _pending(self._chan, self._buf):
+        if self._restart or self._chan is None or self._reply_pending():
             self.restarts += 1
             self._kill_child()
             again = self._spawn(first=False)
@@ -211,6 +220,14 @@ class Session:
         """The channel to the child; callers have just made sure there is one (``_ensure_child``)."""
         assert self._chan is not None, "no live child"
         return self._chan
+
+    def _read_reply(self, deadline: float | None):
+        """One line from the child: (line, '') or (None, 'eof' | 'timeout' | 'oversized')."""
+        return _read_line(self._live_chan(), self._buf, deadline)
+
+    def _reply_pending(self) -> bool:
+        """Has the child written anything not read yet (or closed its end)?"""
+        return _pending(self._live_chan(), self._buf)
 
     def _send(self, req: dict) -> CallResult | None:
         try:
@@ -227,7 +244,7 @@ class Session:
         ``final``: no other line may follow it (a streamed batch has more to come).
         """
         t0 = time.perf_counter()
-        line, why = _read_line(self._live_chan(), self._buf, time.monotonic() + backstop)
+        line, why = self._read_reply(time.monotonic() + backstop)
         wall = time.perf_counter() - t0
         if why:
             status = self._kill_child()
@@ -236,7 +253,7 @@ class Session:
                 self._cpu_used += time_charged
                 return None, CallResult("timeout", time_s=time_charged, wall_s=wall,
                                         detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
-                                               f"was killed (did it block or ignore the timer signal?)"), wall
+                                               f"was killed{self._BACKSTOP_HINT}"), wall
             if why == "oversized":
                 return None, CallResult("protocol", wall_s=wall,
                                         detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
@@ -245,7 +262,7 @@ class Session:
             m = codec.loads_line(line)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if final and _pending(self._live_chan(), self._buf):
+            if final and self._reply_pending():
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
         except codec.CodecError as e:
@@ -349,7 +366,7 @@ class Session:
                         raise codec.CodecError("wrote a result line out of order (a forged line)")
                     results.append(self._result(m, wall))
                     if m.get("last") is True or index == len(items) - 1:
-                        if _pending(self._live_chan(), self._buf):
+                        if self._reply_pending():
                             raise codec.CodecError("wrote more result lines than cases")
                         break
                 except codec.CodecError as e:

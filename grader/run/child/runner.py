@@ -232,6 +232,9 @@ class Child:
         signal.setitimer(signal.ITIMER_PROF, cap)
         return cap
 
+    def _cpu_alarm_off(self):
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
     def _describe(self, e):
         tb = e.__traceback__
         try:
@@ -401,7 +404,7 @@ class Child:
                     else:
                         value = timed(*args)
                 finally:
-                    signal.setitimer(signal.ITIMER_PROF, 0)
+                    self._cpu_alarm_off()
             except _CallTimeout:
                 if time.process_time() - t0 >= cpu_cap * 0.95:
                     res.update(status="timeout", detail=f"used more than {t_limit:g} s of CPU time")
