@@ -78,7 +78,7 @@ class ProgramGrader:
             return total(self.spec, submission.id, {}, [], errors, submission_digest=submission.digest)
         result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile,
                                public_only=self.public_only)
-        notes = tuple(SubmissionError("note", n) for n in submission.notes)
+        notes = tuple(SubmissionError(SubmissionError.NOTE, n) for n in submission.notes)
         return replace(result, errors=result.errors + notes) if notes else result
 
 
@@ -87,6 +87,23 @@ def internal_error(spec: Spec, submission: Submission, exc: BaseException) -> Su
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     error = SubmissionError("internal-error", f"the grader failed on this submission ({detail}); please report it")
     return total(spec, submission.id, {}, [], [error], submission_digest=submission.digest, extra={"traceback": traceback.format_exc()})
+
+
+def reuse_current(
+    spec: Spec, submissions: Sequence[Submission], options: BatchOptions, store: Store,
+    on_result: Callable[[SubmissionResult, bool], None],
+) -> tuple[dict[str, SubmissionResult], list[Submission]]:
+    """The resume rule of every executor: a stored result of the same spec and files is reused."""
+    reused: dict[str, SubmissionResult] = {}
+    todo: list[Submission] = []
+    for sub in submissions:
+        previous = None if options.regrade else store.current(spec.assignment, sub.id, spec.digest, sub.digest)
+        if previous:
+            reused[sub.id] = previous
+            on_result(previous, True)
+        else:
+            todo.append(sub)
+    return reused, todo
 
 
 def run_batch(
@@ -100,17 +117,11 @@ def run_batch(
 
     started = time.perf_counter()
     store = Store(options.out_dir)
-    results: dict[str, SubmissionResult] = {}
+    results, pending = reuse_current(spec, submissions, options, store, on_result)
+    skipped = len(results)
     todo: queue.Queue[Submission] = queue.Queue()
-    skipped = 0
-    for sub in submissions:
-        previous = None if options.regrade else store.load(spec.assignment, sub.id)
-        if previous and previous.spec_digest == spec.digest and previous.submission_digest == sub.digest:
-            results[sub.id] = previous
-            skipped += 1
-            on_result(previous, True)
-        else:
-            todo.put(sub)
+    for sub in pending:
+        todo.put(sub)
     lock = threading.Lock()
     failures: list[BaseException] = []
 

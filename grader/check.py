@@ -57,5 +57,5 @@ def run_check(spec_path: str, file: str) -> int:
     result, spec = check_result(spec_path, file)
     Console(highlight=False).print(render_check(result, spec))
     public = [t for t in result.tests if t.visibility == "public"]
-    ok = all(t.passed for t in public) and not any(e.kind != "note" for e in result.errors)
+    ok = all(t.passed for t in public) and not any(not e.is_note for e in result.errors)
     return ExitCode.OK if ok else ExitCode.CHECK_FAILED

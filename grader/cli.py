@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from grader.errors import ExitCode, GraderError
+from grader.spec.loader import load_spec
 from grader.spec.problems import SpecError
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile
-    from grader.spec.model import Spec
 
 Command = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {}
@@ -34,11 +34,6 @@ def command(name: str, help: str, arguments: Callable[[argparse.ArgumentParser],
 def err(message: str) -> None:
     print(message, file=sys.stderr)
 
-
-def load_spec_or_exit(path: str) -> Spec:
-    from grader.spec.loader import load_spec
-
-    return load_spec(path)
 
 
 def resolve_profile(args: argparse.Namespace, *, for_students: bool = False) -> IsolationProfile:
@@ -63,8 +58,6 @@ def _validate_args(p: argparse.ArgumentParser) -> None:
 
 @command("validate", "check specs against the schema and their references", _validate_args)
 def cmd_validate(args: argparse.Namespace) -> int:
-    from grader.spec.loader import load_spec
-
     worst = ExitCode.OK
     for path in args.specs:
         try:
@@ -118,7 +111,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from grader.reports import write_reports
     from grader.submissions import discover
 
-    spec = load_spec_or_exit(args.spec)
+    spec = load_spec(args.spec)
     profile = resolve_profile(args)
     submissions = discover(args.targets, spec.submission_files)
     if not submissions:
@@ -162,7 +155,7 @@ def cmd_bans(args: argparse.Namespace) -> int:
     from grader.static.banscan import findings_for
     from grader.submissions import from_file
 
-    spec = load_spec_or_exit(args.spec)
+    spec = load_spec(args.spec)
     sub = from_file(Path(args.file), spec.submission_files)
     if sub.problems:
         raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)

@@ -57,8 +57,7 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> 
         )
         for hit in result.watch_hits
     ]
-    # An interrupted call (timeout, crash) leaves the hook half-torn by design, and scores 0 anyway.
-    if result.tampered and result.status == "ok":
+    if result.tampered:
         found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
                                message=f"removed or replaced the grader's call monitor while running case {case_name}"))
     return found
@@ -92,7 +91,7 @@ class FunctionGrader:
     def grade(self, submission: Submission) -> SubmissionResult:
         started = time.perf_counter()
         errors = [SubmissionError(kind, message) for kind, message in submission.problems]
-        errors += [SubmissionError("note", note) for note in submission.notes]
+        errors += [SubmissionError(SubmissionError.NOTE, note) for note in submission.notes]
         if submission.problems:
             return self._without_running(submission, errors, started, submission.problems[0][1])
         if not (submission.main or "").endswith(".py"):

@@ -237,7 +237,7 @@ def describe_failure(test: TestResult, result: SubmissionResult, submission: Pat
         lines.append("printed:")
         lines.append(_indent(shown.rstrip("\n")))
     for error in result.errors:
-        if error.kind == "note" or error.function not in (None, test.function):
+        if error.is_note or error.function not in (None, test.function):
             continue
         lines.append(f"{KIND_NAMES.get(error.kind, error.kind)}: {error.message}")
         source = _source_line(submission, error.line)

@@ -43,13 +43,14 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
 
-    def is_current(self, assignment: str, submission: str, spec_digest: str, submission_digest: str) -> bool:
+    def current(self, assignment: str, submission: str, spec_digest: str, submission_digest: str) -> SubmissionResult | None:
+        """The stored result if it was graded from this very spec and these very files."""
         with self._lock:
             row = self._db.execute(
-                "SELECT 1 FROM results WHERE assignment=? AND submission=? AND spec_digest=? AND submission_digest=?",
+                "SELECT result FROM results WHERE assignment=? AND submission=? AND spec_digest=? AND submission_digest=?",
                 (assignment, submission, spec_digest, submission_digest),
             ).fetchone()
-        return row is not None
+        return SubmissionResult.from_json(json.loads(row[0])) if row else None
 
     def save(self, result: SubmissionResult) -> None:
         row = (

@@ -28,8 +28,9 @@ def test_round_trip_and_replace(tmp_path):
         assert loaded.to_json() == sample().to_json()
         store.save(sample(score=9.0, digest="def"))
         assert [r.score for r in store.all("hw")] == [9.0]
-        assert store.is_current("hw", "alice", "spec1", "def")
-        assert not store.is_current("hw", "alice", "spec1", "abc")
+        assert store.current("hw", "alice", "spec1", "def").score == 9.0
+        assert store.current("hw", "alice", "spec1", "abc") is None
+        assert store.current("hw", "alice", "spec2", "def") is None
     with Store(tmp_path) as again:  # a new process sees what the old one saved
         assert again.load("hw", "alice").score == 9.0
         assert again.load("hw", "bob") is None

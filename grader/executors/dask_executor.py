@@ -199,23 +199,6 @@ def grade_remote(plugin_name: str, submission: Submission) -> SubmissionResult:
 # --------------------------------------------------------------------------- the coordinator
 
 
-def _reuse_current(
-    spec: Spec, submissions: Sequence[Submission], options: "BatchOptions", store: Any,
-    on_result: Callable[[SubmissionResult, bool], None],
-) -> tuple[dict[str, SubmissionResult], list[Submission]]:
-    """run_batch's skip rule: a stored result for the same spec and the same files is reused."""
-    reused: dict[str, SubmissionResult] = {}
-    todo: list[Submission] = []
-    for sub in submissions:
-        previous = None if options.regrade else store.load(spec.assignment, sub.id)
-        if previous and previous.spec_digest == spec.digest and previous.submission_digest == sub.digest:
-            reused[sub.id] = previous
-            on_result(previous, True)
-        else:
-            todo.append(sub)
-    return reused, todo
-
-
 def _connect(distributed: types.ModuleType, scheduler: str, timeout: float) -> Any:
     try:
         return distributed.Client(scheduler, timeout=timeout, set_as_default=False)
@@ -254,6 +237,7 @@ def run_on_dask(
     """
     from grader.batch import BatchOutcome
     from grader.plan import make_plan
+    from grader.batch import reuse_current
     from grader.reports import write_submission_json
     from grader.store import Store
 
@@ -264,7 +248,7 @@ def run_on_dask(
     started = time.perf_counter()
     store = Store(options.out_dir)
     try:
-        results, todo = _reuse_current(spec, submissions, options, store, on_result)
+        results, todo = reuse_current(spec, submissions, options, store, on_result)
         skipped = len(results)
         if todo:
             job = RemoteJob.from_plan(make_plan(spec), options)

@@ -101,6 +101,12 @@ class SubmissionError:
     line: int | None = None
     function: str | None = None
 
+    NOTE = "note"  # advice, such as a file handed in under another name: not a problem of the code
+
+    @property
+    def is_note(self) -> bool:
+        return self.kind == self.NOTE
+
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 

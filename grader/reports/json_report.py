@@ -41,7 +41,7 @@ def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]
         "counts": {
             "submissions": len(results),
             # A note (a file handed in under another name) is not an error of the submission.
-            "with_errors": sum(1 for r in results if any(e.kind != "note" for e in r.errors)),
+            "with_errors": sum(1 for r in results if any(not e.is_note for e in r.errors)),
             "full_score": sum(1 for r in results if r.score >= r.max_score),
             "tests": sum(len(r.tests) for r in results),
         },
@@ -58,7 +58,7 @@ def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]
                 "submission": r.submission,
                 "score": r.score,
                 "max_score": r.max_score,
-                "errors": sum(1 for e in r.errors if e.kind != "note"),
+                "errors": sum(1 for e in r.errors if not e.is_note),
                 "file": submission_json_path(r.submission, Path(".")).name,
             }
             for r in results

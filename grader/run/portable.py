@@ -28,7 +28,7 @@ import time
 from . import _bwrap
 from .child import codec
 from .model import IsolationProfile, LoadResult, SandboxError
-from .session import Session
+from .session import Session, kill_tree
 
 CHILD = os.path.join(_bwrap.CHILD_DIR, "portable.py")
 PROFILE = IsolationProfile("portable", ("subprocess", "parent-kill"), False)
@@ -100,20 +100,7 @@ class _Pipe:
         """Kill the child and whatever it started; how it ended, as the zygote reports it."""
         p = self.proc
         if p.poll() is None:
-            if sys.platform == "win32":
-                try:
-                    subprocess.run(["taskkill", "/F", "/T", "/PID", str(p.pid)], capture_output=True, timeout=10)
-                except (OSError, subprocess.SubprocessError):
-                    pass
-            else:
-                try:
-                    os.killpg(p.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-            try:
-                p.kill()
-            except OSError:
-                pass
+            kill_tree(p)
         elif sys.platform != "win32":
             try:
                 os.killpg(p.pid, signal.SIGKILL)  # what it left behind in its session

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import select
-import signal
 import socket
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from typing import Mapping, Sequence
 from . import _bwrap
 from .child import codec
 from .model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
-from .session import Session, _read_line
+from .session import Session, _read_line, kill_tree
 
 HARNESS = os.path.join(_bwrap.CHILD_DIR, "harness.py")
 SANDBOX_HARNESS = _bwrap.SANDBOX_CHILD_PKG + "/harness.py"
@@ -143,14 +142,7 @@ class Sandbox:
         if self._proc is not None:
             p = self._proc
             self._proc = None
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            try:
-                p.kill()
-            except OSError:
-                pass
+            kill_tree(p)
             try:
                 p.wait(5)
             except Exception:

@@ -12,6 +12,8 @@ import secrets
 import select
 import signal
 import socket
+import subprocess
+import sys
 import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -419,3 +421,21 @@ def _count_own_processes() -> int:
             except OSError:
                 pass
     return n
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    """SIGKILL a process started in its own session and everything it left in that session."""
+    if sys.platform == "win32":
+        try:
+            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            pass
+    else:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        proc.kill()
+    except OSError:
+        pass

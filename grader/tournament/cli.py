@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader.cli import command, err, load_spec_or_exit, resolve_profile
+from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
 from grader.tournament.config import BOT_NAMES, TournamentConfig, load_config
 from grader.tournament.referee import GameRecord
@@ -78,13 +78,13 @@ class GameProgress:
 
 @command("tournament", "play students' COMP10001-Go players against each other and built-in bots", _args)
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from grader.spec.loader import load_trusted_module
+    from grader.spec.loader import load_spec, load_trusted_module
     from grader.submissions import discover
     from grader.tournament import runner
     from grader.tournament.leaderboard import Tournament, format_replay, print_table, write_all
     from grader.tournament.standings import standings
 
-    spec = load_spec_or_exit(args.spec)
+    spec = load_spec(args.spec)
     if "tournament" not in spec.raw:
         raise GraderError(f"{args.spec} defines no tournament (the spec has no `tournament:` block)",
                           hint="tournaments are for games such as specs/comp10001go.yaml", exit_code=ExitCode.USAGE)
