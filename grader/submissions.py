@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from grader import upload_guard
 from grader.errors import ExitCode, GraderError
 
 SOURCE_SUFFIXES = (".py", ".java")
-MAX_FILE_BYTES = 1_000_000
 # Files that sit next to submissions in a corpus and are never part of one.
 IGNORED_SUFFIXES = (".yaml", ".yml", ".json", ".md", ".txt", ".csv", ".class")
 
@@ -54,18 +54,12 @@ def text_problem(name: str, data: bytes) -> tuple[str, str] | None:
 
 
 def _is_source(path: Path) -> bool:
-    return path.is_file() and path.suffix in SOURCE_SUFFIXES and not path.name.startswith(".")
-
-
-def _read(path: Path) -> bytes:
-    if path.stat().st_size > MAX_FILE_BYTES:
-        return b"\0too large"
-    return path.read_bytes()
+    return path.suffix in SOURCE_SUFFIXES and not path.name.startswith(".")
 
 
 def from_file(path: Path, expected: Sequence[str]) -> Submission:
-    data = _read(path)
-    problem = text_problem(path.name, data)
+    data, problem = upload_guard.read_regular(path)
+    problem = problem or text_problem(path.name, data)
     name = path.name
     notes: tuple[str, ...] = ()
     if len(expected) == 1 and path.name not in expected and Path(expected[0]).suffix == path.suffix:
@@ -75,7 +69,16 @@ def from_file(path: Path, expected: Sequence[str]) -> Submission:
 
 
 def from_folder(path: Path, expected: Sequence[str]) -> Submission:
-    files = {p.name: _read(p) for p in sorted(path.iterdir()) if _is_source(p)}
+    scan = upload_guard.scan_folder(path)
+    files, refused = {}, list(scan.problems)
+    for p in scan.files:
+        if _is_source(p):
+            files[p.name], problem = upload_guard.read_regular(p)
+            refused += [problem] if problem else []
+    too_big = upload_guard.bounded_total(files)
+    refused += [too_big] if too_big else []
+    if refused:  # nothing of a folder with a link, a device or too much in it is graded
+        return Submission(id=path.name, path=path, files={}, problems=tuple(refused))
     main = next((name for name in expected if name in files), None)
     notes: tuple[str, ...] = ()
     if main is None and len(files) == 1:
@@ -94,7 +97,15 @@ def _holds_one_submission(folder: Path, expected: Sequence[str]) -> bool:
     if any((folder / name).is_file() for name in expected):
         return True
     has_sub_folders = any(p.is_dir() and not p.name.startswith((".", "_")) for p in folder.iterdir())
-    return not has_sub_folders and not expected and any(_is_source(p) for p in folder.iterdir())
+    return not has_sub_folders and not expected and any(p.is_file() and _is_source(p) for p in folder.iterdir())
+
+
+def _refused(child: Path) -> Submission | None:
+    """A class folder's entry that is a link, device or pipe: a submission refused with a reason."""
+    problem = upload_guard.entry_problem(child)
+    if problem is None:
+        return None
+    return Submission(id=child.stem if child.suffix in SOURCE_SUFFIXES else child.name, path=child, problems=(problem,))
 
 
 def discover(targets: Iterable[str | Path], expected: Sequence[str]) -> list[Submission]:
@@ -111,7 +122,10 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str]) -> list[Sub
             for child in sorted(target.iterdir()):
                 if child.name.startswith((".", "_")) or child.suffix in IGNORED_SUFFIXES:
                     continue
-                if child.is_dir():
+                refused = _refused(child)
+                if refused is not None:
+                    found.append(refused)
+                elif child.is_dir():
                     found.append(from_folder(child, expected))
                 elif child.is_file() and (child.suffix in SOURCE_SUFFIXES or not child.suffix):
                     found.append(from_file(child, expected))

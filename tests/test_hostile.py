@@ -96,7 +96,37 @@ def leftover_processes(before: set[int]) -> list[str]:
     return found
 
 
-HOSTILE_NAMES = sorted(p.stem for p in HOSTILE.glob("*.py"))
+def _link_to_reference(folder: Path) -> None:
+    (folder / "hw7_iteration.py").write_text("from helpers import *\n")
+    (folder / "helpers.py").symlink_to(ROOT / "reference" / "hw7_iteration.py")
+
+
+def _linked_main(folder: Path) -> None:
+    (folder / "hw7_iteration.py").symlink_to(ROOT / "reference" / "hw7_iteration.py")
+
+
+def _fifo_helper(folder: Path) -> None:
+    (folder / "hw7_iteration.py").write_text("from helpers import *\n")
+    os.mkfifo(folder / "helpers.py")
+
+
+def _crowded(folder: Path) -> None:
+    shutil.copy(ROOT / "submissions" / "hw7_iteration" / "correct_loops.py", folder / "hw7_iteration.py")
+    for i in range(1000):
+        (folder / f"junk{i:04d}.py").write_text("x = 1\n")
+
+
+def _oversized(folder: Path) -> None:
+    shutil.copy(ROOT / "submissions" / "hw7_iteration" / "correct_loops.py", folder / "hw7_iteration.py")
+    (folder / "padding.py").write_text("# padding\n" * 150_000)  # 1.5 MB of comments
+
+
+# Attacks on intake that only a folder can carry (git stores no FIFO, and a link must point
+# at this checkout): built in the batch folder; each has <name>.expected.yaml like the others.
+LAYOUT_ATTACKS = {"layout_link_to_reference": _link_to_reference, "layout_linked_main": _linked_main,
+                  "layout_fifo_helper": _fifo_helper, "layout_crowded_folder": _crowded,
+                  "layout_oversized_file": _oversized}
+HOSTILE_NAMES = sorted([p.stem for p in HOSTILE.glob("*.py")] + list(LAYOUT_ATTACKS))
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +134,9 @@ def hostile_run(tmp_path_factory):
     batch = tmp_path_factory.mktemp("hostile_batch")
     for p in HOSTILE.glob("*.py"):
         shutil.copy(p, batch / p.name)
+    for name, build in LAYOUT_ATTACKS.items():
+        (batch / name).mkdir()
+        build(batch / name)
     for name in HONEST:
         shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", batch / f"{name}.py")
     alone = tmp_path_factory.mktemp("honest_alone")

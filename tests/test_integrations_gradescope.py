@@ -186,6 +186,23 @@ def test_several_files_none_named(autograder_zip: Path, tmp_path: Path) -> None:
     assert data["score"] == 0 and "a.py" in data["output"] and "Upload only mini.py" in data["output"]
 
 
+def test_symlinks_and_pipes_in_an_upload_are_refused_before_grading(autograder_zip: Path, tmp_path: Path) -> None:
+    for attack in ("link_to_reference", "linked_folder", "fifo"):
+        root = fake_root(tmp_path / attack, autograder_zip, {"mini.py": "from helper import *\n"})
+        upload = root / "submission"
+        if attack == "link_to_reference":
+            (upload / "helper.py").symlink_to(root / "source" / "spec" / "reference" / "mini_ref.py")
+        elif attack == "linked_folder":
+            (upload / "stuff").symlink_to(root / "source" / "spec")
+        else:
+            os.mkfifo(upload / "helper.py")
+        run_autograder(root)
+        data = valid_results(root / "results" / "results.json")
+        assert data["score"] == 0 and data["tests"] == [], attack
+        wanted = "not a regular file" if attack == "fifo" else "symbolic link"
+        assert wanted in data["output"], (attack, data["output"])
+
+
 def test_grader_missing_is_a_clear_failure(autograder_zip: Path, tmp_path: Path) -> None:
     # A python that cannot import grader: the runner explains, it does not crash.
     root = fake_root(tmp_path, autograder_zip, {"mini.py": GOOD})

@@ -72,3 +72,66 @@ def test_digest_changes_with_content(tmp_path):
     first = discover([path], EXPECTED)[0].digest
     path.write_text("x = 2\n")
     assert discover([path], EXPECTED)[0].digest != first
+
+
+# --------------------------------------------------------------------------- hostile uploads (issue #12, class 1)
+
+def _one(subs, sid):
+    return next(s for s in subs if s.id == sid)
+
+
+def test_a_symlink_in_a_submission_folder_is_refused_and_never_read(tmp_path):
+    secret = tmp_path / "secret_reference.py"
+    secret.write_text("def answer():\n    return 42\n")
+    klass = tmp_path / "class"
+    (klass / "mallory").mkdir(parents=True)
+    (klass / "mallory" / "hw7_iteration.py").write_text("from helpers import *\n")
+    (klass / "mallory" / "helpers.py").symlink_to(secret)
+    (klass / "honest").mkdir()
+    (klass / "honest" / "hw7_iteration.py").write_text("x = 1\n")
+    subs = discover([klass], EXPECTED)
+    mallory = _one(subs, "mallory")
+    assert mallory.problems and mallory.problems[0][0] == "symlink"
+    assert "helpers.py is a symbolic link" in mallory.problems[0][1]
+    assert not any(b"answer" in data for data in mallory.files.values())
+    assert not _one(subs, "honest").problems
+
+
+def test_a_symlinked_main_file_a_symlinked_folder_and_a_fifo_are_refused(tmp_path):
+    import os
+
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (target / "hw7_iteration.py").write_text("x = 1\n")
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "linked_file.py").symlink_to(target / "hw7_iteration.py")
+    (klass / "linked_folder").symlink_to(target)
+    (klass / "piped").mkdir()
+    (klass / "piped" / "hw7_iteration.py").write_text("x = 1\n")
+    os.mkfifo(klass / "piped" / "helpers.py")
+    subs = discover([klass], EXPECTED)
+    kinds = {s.id: s.problems[0][0] for s in subs}
+    assert kinds == {"linked_file": "symlink", "linked_folder": "symlink", "piped": "not-a-file"}
+    assert all(not s.files for s in subs)
+
+
+def test_a_folder_with_too_many_entries_or_bytes_is_refused_with_the_bound(tmp_path):
+    from grader import upload_guard
+
+    crowded = tmp_path / "class" / "crowded"
+    crowded.mkdir(parents=True)
+    (crowded / "hw7_iteration.py").write_text("x = 1\n")
+    for i in range(upload_guard.MAX_ENTRIES + 5):
+        (crowded / f"junk{i}.txt").write_text("x")
+    heavy = tmp_path / "class" / "heavy"
+    heavy.mkdir()
+    (heavy / "hw7_iteration.py").write_text("x = 1\n")
+    chunk = ("# " + "x" * 98 + "\n") * 9_000  # 900 kB of comments per file
+    for i in range(7):
+        (heavy / f"part{i}.py").write_text(chunk)
+    subs = discover([tmp_path / "class"], EXPECTED)
+    crowded_sub, heavy_sub = _one(subs, "crowded"), _one(subs, "heavy")
+    assert crowded_sub.problems[0][0] == "too-many-files" and str(upload_guard.MAX_ENTRIES) in crowded_sub.problems[0][1]
+    assert heavy_sub.problems[0][0] == "too-large" and "together" in heavy_sub.problems[0][1]
+    assert not crowded_sub.files and not heavy_sub.files

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,8 @@ from typing import Any
 NO_ISOLATION = 4  # grader.errors.ExitCode.NO_ISOLATION
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".idea", ".vscode"}
 SOURCE_SUFFIXES = (".py", ".java")
+MAX_UPLOAD_FILES = 500            # entries of an upload, folders included
+MAX_UPLOAD_BYTES = 20_000_000     # all files of an upload together
 
 
 class Failure(Exception):
@@ -66,6 +69,29 @@ def visible_files(folder: Path) -> list[Path]:
         if path.is_file():
             found.append(path)
     return found
+
+
+def check_upload(folder: Path) -> None:
+    """Refuse links, devices, pipes and oversized uploads before anything is copied or read.
+
+    A link to ``/autograder/source/...`` would otherwise bring the reference into the sandbox.
+    """
+    count, size = 0, 0
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        for name in dirs + files:
+            path = Path(here) / name
+            rel = path.relative_to(folder)
+            count += 1
+            if count > MAX_UPLOAD_FILES:
+                raise Failure(f"Your submission holds more than {MAX_UPLOAD_FILES} files and folders: upload only your source files.")
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                raise Failure(f"{rel} is a symbolic link: upload the file itself, not a link to it.")
+            if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+                raise Failure(f"{rel} is not a regular file (a device, pipe or socket): upload source files only.")
+            size += info.st_size if stat.S_ISREG(info.st_mode) else 0
+            if size > MAX_UPLOAD_BYTES:
+                raise Failure(f"Your submission is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB: upload only your source files.")
 
 
 def choose_target(submission: Path, expected: list[str]) -> Path:
@@ -147,7 +173,8 @@ def grade(root: Path, started: float) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="grader-"))
     try:
         upload = work / "submission"
-        shutil.copytree(root / "submission", upload, symlinks=True)
+        check_upload(root / "submission")
+        shutil.copytree(root / "submission", upload, symlinks=True)  # links were refused: none is followed
         target = choose_target(upload, list(config.get("submission_files", [])))
         spec = source / config["spec"]
         out = work / "out"
