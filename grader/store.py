@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from grader.judge.verdict import SubmissionResult
+from grader.judge.verdict import STATUSES, SubmissionResult
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -27,6 +27,34 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (assignment, submission)
 );
 """
+
+
+def _decode(text: str) -> SubmissionResult | None:
+    """A stored verdict, or None when it cannot be read back (it is then graded again).
+
+    A row may predate a format change or carry what an older grader let through; a rerun
+    must regrade it, never crash on it.
+    """
+    try:
+        result = SubmissionResult.from_json(json.loads(text))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return result if _well_typed(result) else None
+
+
+def _well_typed(result: SubmissionResult) -> bool:
+    """The fields reports format are of the types they expect."""
+    def number(x: object) -> bool:
+        return type(x) in (int, float)
+
+    def opt_int(x: object) -> bool:
+        return x is None or type(x) is int
+
+    return (number(result.score) and number(result.max_score) and type(result.submission) is str
+            and all(t.status in STATUSES and number(t.score) and number(t.max_score) and type(t.message) is str
+                    and type(t.name) is str and type(t.stdout) is str for t in result.tests)
+            and all(number(f.score) and type(v.banned) is str and opt_int(v.line) and type(v.message) is str
+                    for f in result.functions.values() for v in f.violations))
 
 
 class Store:
@@ -50,7 +78,7 @@ class Store:
                 "SELECT result FROM results WHERE assignment=? AND submission=? AND spec_digest=? AND submission_digest=?",
                 (assignment, submission, spec_digest, submission_digest),
             ).fetchone()
-        return SubmissionResult.from_json(json.loads(row[0])) if row else None
+        return _decode(row[0]) if row else None
 
     def save(self, result: SubmissionResult) -> None:
         row = (
@@ -71,7 +99,7 @@ class Store:
             row = self._db.execute(
                 "SELECT result FROM results WHERE assignment=? AND submission=?", (assignment, submission)
             ).fetchone()
-        return SubmissionResult.from_json(json.loads(row[0])) if row else None
+        return _decode(row[0]) if row else None
 
     def all(self, assignment: str) -> Iterator[SubmissionResult]:
         with self._lock:
@@ -79,7 +107,9 @@ class Store:
                 "SELECT result FROM results WHERE assignment=? ORDER BY submission", (assignment,)
             ).fetchall()
         for (text,) in rows:
-            yield SubmissionResult.from_json(json.loads(text))
+            result = _decode(text)
+            if result is not None:
+                yield result
 
     def close(self) -> None:
         with self._lock:

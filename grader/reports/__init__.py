@@ -20,8 +20,10 @@ A new format is a class with a ``name`` and a ``write`` method, added with
 """
 from __future__ import annotations
 
+import sys
+import traceback
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from grader.judge.verdict import SubmissionResult
 from grader.reports._atomic import atomic_write_bytes, atomic_write_json, atomic_write_text, safe_name
@@ -69,17 +71,28 @@ def get_reporter(name: str) -> type[Reporter]:
         raise UnknownFormatError(f"unknown report format {name!r}; known formats: {known}") from None
 
 
+REPORT_ERRORS = "report_errors.txt"  # staff-only: why a format could not be written
+
+
+def _say_on_stderr(name: str, message: str) -> None:
+    sys.stderr.write(f"grader: the {name} report could not be written ({message}); the other formats were\n")
+
+
 def write_reports(
     results: Sequence[SubmissionResult],
     spec: Spec,
     out_dir: Path,
     formats: Sequence[str],
     options: Mapping[str, Any] | None = None,
+    *,
+    on_error: Callable[[str, str], None] = _say_on_stderr,
 ) -> list[Path]:
     """Write ``json`` plus every format in ``formats``, in order; return every file written.
 
     All format names are checked before anything is written, so a typo in the last one
-    does not leave a half-written report folder.
+    does not leave a half-written report folder.  A writer that fails does not stop the
+    ones after it: ``on_error(format, message)`` is told, and the traceback goes to
+    ``DIR/report_errors.txt`` for staff.
     """
     wanted = ["json", *(f for f in formats if f != "json")]
     wanted = list(dict.fromkeys(wanted))
@@ -87,8 +100,15 @@ def write_reports(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for cls in classes:
-        written.extend(cls(options).write(results, spec, out_dir))
+    failures: list[str] = []
+    for name, cls in zip(wanted, classes):
+        try:
+            written.extend(cls(options).write(results, spec, out_dir))
+        except Exception as exc:  # one format's bug or one poisoned verdict never costs the others
+            failures.append(f"== {name}\n{traceback.format_exc()}")
+            on_error(name, f"{type(exc).__name__}: {str(exc)[:200]}")
+    if failures:
+        written.append(atomic_write_text(out_dir / REPORT_ERRORS, "\n".join(failures)))
     return written
 
 

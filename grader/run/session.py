@@ -17,7 +17,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from . import _bwrap
+from . import _bwrap, messages
 from .child import codec
 from .model import CallResult, Limits, LoadResult, SandboxError
 
@@ -173,7 +173,7 @@ class Session:
             return LoadResult(False, "crashed",
                               f"{_status_detail(status, self.limits)} while importing {self.main}")
         try:
-            m = codec.loads_line(line)
+            m = messages.check(codec.loads_line(line), messages.LOAD_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("a load reply the harness did not write (forged)")
             if self._reply_pending():
@@ -261,7 +261,7 @@ class Session:
                                         detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
             return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
         try:
-            m = codec.loads_line(line)
+            m = messages.check(codec.loads_line(line), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
             if final and self._reply_pending():
@@ -285,9 +285,7 @@ class Session:
         if status not in ("ok", "error", "timeout", "crashed", "protocol"):
             raise codec.CodecError(f"unknown status {status!r}")
         value = codec.decode(m.get("value")) if status == "ok" else None
-        hits = codec.decode(m.get("hits") or [])
-        if type(hits) is not list or any(type(h) is not dict for h in hits):
-            raise codec.CodecError("malformed monitor findings")
+        hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         raw_cpu: Any = m.get("cpu")
         cpu = float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0
         raw_wall: Any = m.get("wall")
@@ -300,7 +298,7 @@ class Session:
             out += "\n[output truncated]"
         return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
                           exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
-                          watch_hits=tuple(hits), tampered=m.get("tampered") is True)
+                          watch_hits=hits, tampered=m.get("tampered") is True)
 
     def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
         if self._closed:
