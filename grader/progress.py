@@ -5,6 +5,7 @@ import sys
 from typing import Any
 
 from grader.judge.verdict import SubmissionResult
+from grader.textsafe import terminal_safe
 
 
 class Progress:
@@ -33,7 +34,7 @@ class Progress:
     def advance(self, result: SubmissionResult, skipped: bool = False) -> None:
         self.done += 1
         note = " (unchanged)" if skipped else ""
-        line = f"{result.submission}: {result.score:g}/{result.max_score:g}{note}"
+        line = f"{terminal_safe(result.submission)}: {result.score:g}/{result.max_score:g}{note}"
         if self._bar is not None:
             self._bar.update(self._task, advance=1, last=line)
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 from grader.judge.verdict import Violation
@@ -61,3 +62,43 @@ def test_a_poisoned_stored_verdict_is_regraded_not_fatal(tmp_path):
         assert store.load("x", "garbage") is None
         assert [r.submission for r in store.all(good.assignment)] == [good.submission]
         assert store.load(good.assignment, good.submission).score == good.score
+
+
+# ----------------------------------------------------------------- class 10: terminal and spreadsheet
+FORGED_ID = "evil\x1b[2K\r\x1b[32mtop_student: 60/50\x1b[0m\u202e"
+
+
+def test_ids_and_student_text_reach_the_terminal_with_every_control_code_escaped(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from grader.progress import Progress
+    from grader.reports.terminal import render_check, render_summary
+
+    victim = replace(batch.make_batch()[0], submission=FORGED_ID)
+    stream = io.StringIO()
+    with Progress(1, stream=stream) as progress:
+        progress.advance(victim)
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, width=200)
+    console.print(render_summary([victim], batch.make_spec()))
+    console.print(render_check(victim, batch.make_spec()))
+    for shown in (stream.getvalue(), buffer.getvalue().replace("\x1b[", "")):  # rich's own styling removed
+        assert "\x1b[2K" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "\\x1b[2K\\x0d" in stream.getvalue()
+
+
+def test_formula_cells_are_neutralised_at_the_start_and_after_any_separator(tmp_path):
+    import csv
+
+    ids = ["=HYPERLINK(\"http://x\")", "alice;=cmd|' /C calc'!A0", "bob,@SUM(A1)", "carol\n+1", "\t-2+3", "dave-ok"]
+    results = [replace(r, submission=i) for r, i in zip(batch.make_batch() * 3, ids)]
+    write_reports(results, batch.make_spec(), tmp_path, ["csv"])
+    for name in ("grades.csv", "gradebook.csv"):
+        rows = list(csv.reader((tmp_path / name).open(newline="")))
+        cells = [row[0] for row in rows[1:]]
+        assert cells[-1] == "dave-ok"
+        for cell in cells[:-1]:
+            for piece in __import__("re").split(r"[,;\t|\r\n]", cell):
+                assert not piece.strip().startswith(("=", "+", "-", "@")), (name, cell)

@@ -19,9 +19,9 @@ from grader.judge.verdict import SubmissionResult
 from grader.reports._atomic import atomic_write_text
 from grader.reports._common import BaseReporter, function_names
 from grader.spec.model import Spec
+from grader.textsafe import csv_safe
 
 DEFAULT_ID_COLUMN = "SIS User ID"
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def number(value: float | None) -> str:
@@ -34,7 +34,7 @@ def number(value: float | None) -> str:
 
 def text_cell(value: str) -> str:
     """Neutralise a spreadsheet formula in a text cell (a submission id is student-chosen)."""
-    return "'" + value if value.startswith(_FORMULA_START) else value
+    return csv_safe(value)
 
 
 def _render(rows: list[list[str]]) -> str:

@@ -30,6 +30,7 @@ from grader.reports._common import (
     violation_text,
 )
 from grader.spec.model import Spec
+from grader.textsafe import terminal_safe
 
 STATUS_STYLE = {
     "passed": "green", "failed": "red", "error": "magenta",
@@ -48,14 +49,14 @@ def render_summary(results: Sequence[SubmissionResult], spec: Spec) -> Table:
         table.add_column(Text(name), justify="right")
     table.add_column("errors")
     for r in results:
-        cells = [Text(r.submission), Text(f"{fmt_score(r.score)}/{fmt_score(r.max_score)}")]
+        cells = [Text(terminal_safe(r.submission)), Text(f"{fmt_score(r.score)}/{fmt_score(r.max_score)}")]
         for name in names:
             fn = r.functions.get(name)
             cell = Text(fmt_score(fn.score) if fn else "-")
             if fn is not None and fn.violations:
                 cell.append(" ban", style="red")
             cells.append(cell)
-        errors = "; ".join(e.kind for e in r.errors)
+        errors = terminal_safe("; ".join(e.kind for e in r.errors))
         cells.append(Text(errors, style="red" if errors else ""))
         table.add_row(*cells)
     return table
@@ -72,7 +73,7 @@ def value_diff(expected: Any, actual: Any) -> Text:
     text.append("    - expected   + actual\n", style="dim")
     for line in lines:
         style = {"-": "red", "+": "green", "?": "yellow"}.get(line[:1], "")
-        text.append(f"    {line}\n", style=style)
+        text.append(f"    {terminal_safe(line)}\n", style=style)
     text.rstrip()
     return text
 
@@ -81,14 +82,14 @@ def _case(test: TestResult) -> RenderableType:
     style = STATUS_STYLE.get(test.status, "")
     head = Text()
     head.append(f"{STATUS_MARK.get(test.status, '!')} ", style=style)
-    head.append(f"{test.function} {test.name}", style="bold")
+    head.append(terminal_safe(f"{test.function} {test.name}"), style="bold")
     head.append(f"  {test.status}", style=style)
     head.append(f"  {test.time_s * 1000:.1f} ms", style="dim")
     if test.passed:
         return head
     parts: list[RenderableType] = [head]
     if test.args is not None:  # a function call; a program's criteria have none
-        parts.append(Text("    call: ", style="dim").append(call_text(test)))
+        parts.append(Text("    call: ", style="dim").append(terminal_safe(call_text(test))))
         if test.status == "failed":
             parts.append(value_diff(test.expected, test.actual))
         else:
@@ -98,15 +99,15 @@ def _case(test: TestResult) -> RenderableType:
     # The diff above already says "expected X, got Y"; repeat only what adds to it.
     restates_diff = test.status == "failed" and test.args is not None and test.message.startswith("expected ")
     if test.message and not restates_diff:
-        parts.append(Text("    " + test.message, style=style))
+        parts.append(Text("    " + terminal_safe(test.message, keep_lines=True), style=style))
     return Group(*parts)
 
 
 def render_check(result: SubmissionResult, spec: Spec) -> Group:
     """The student self-check: public cases in full, hidden ones by count and status."""
-    parts: list[RenderableType] = [Text(f"{spec.title or spec.assignment}: {result.submission}", style="bold")]
+    parts: list[RenderableType] = [Text(f"{spec.title or spec.assignment}: {terminal_safe(result.submission)}", style="bold")]
     for error in result.errors:
-        line = Text("! ", style="red").append(error.message)
+        line = Text("! ", style="red").append(terminal_safe(error.message, keep_lines=True))
         if error.line:
             line.append(f" (line {error.line})")
         parts.append(line)
@@ -121,16 +122,16 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
             if fn.extra_credit:
                 title.append("  extra credit", style="cyan")
             if fn.found_as and fn.found_as != name:
-                title.append(f"  (found as {fn.found_as})", style="dim")
+                title.append(f"  (found as {terminal_safe(fn.found_as)})", style="dim")
         parts.append(title)
         parts.extend(_case(test) for test in tests)
     violations = all_violations(result)
     if violations:
         parts.append(Text("\nBanned functions", style="bold red"))
         for v in violations:
-            line = Text(f"  {violation_location(v, spec)}: ").append(violation_text(v))
+            line = Text(terminal_safe(f"  {violation_location(v, spec)}: ")).append(terminal_safe(violation_text(v)))
             if v.source_line.strip():
-                line.append(f"\n      {v.source_line.strip()}", style="dim")
+                line.append(f"\n      {terminal_safe(v.source_line.strip())}", style="dim")
             parts.append(line)
     hidden = hidden_tests(result)
     if hidden:
