@@ -149,9 +149,11 @@ def hostile_run(tmp_path_factory):
 
     box: dict = {}
 
+    out = tmp_path_factory.mktemp("hostile_out")
+
     def run() -> None:
         try:
-            box["results"], box["elapsed"] = grade_batch(SPEC, [batch], tmp_path_factory.mktemp("hostile_out"))
+            box["results"], box["elapsed"] = grade_batch(SPEC, [batch], out)
         except BaseException as exc:  # reported by the test, not lost in the thread
             box["error"] = exc
 
@@ -173,6 +175,7 @@ def hostile_run(tmp_path_factory):
     return {
         "finished": finished,
         "elapsed": elapsed,
+        "out": out,
         "error": box.get("error"),
         "results": box.get("results", {}),
         "alone": alone_results,
@@ -233,3 +236,23 @@ def test_no_file_changed(hostile_run):
 def test_no_process_left(hostile_run):
     assert hostile_run["finished"], "the batch did not finish"
     assert not hostile_run["leftovers"], "processes left after the run:\n" + "\n".join(hostile_run["leftovers"])
+
+
+def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_run):
+    """One submission can make no report fail and no file grow past the bounds (issue #12, classes 7 and 8)."""
+    from grader.judge.bounds import MAX_RESULT_CHARS
+    from grader.reports import REPORT_ERRORS, write_reports
+    from grader.spec.loader import load_spec
+
+    assert hostile_run["finished"], "the batch did not finish"
+    out = hostile_run["out"]
+    results = list(hostile_run["results"].values())
+    failed: list[str] = []
+    write_reports(results, load_spec(SPEC), out, ["csv", "gradescope", "junit", "markdown", "html"],
+                  on_error=lambda name, message: failed.append(f"{name}: {message}"))
+    assert not failed and not (out / REPORT_ERRORS).exists(), failed
+    per_submission = {p.name: p.stat().st_size for p in out.glob("*.json") if p.name != "summary.json"}
+    assert per_submission and max(per_submission.values()) <= 1.1 * MAX_RESULT_CHARS * 2, per_submission  # UTF-8: <= 2 bytes/char here
+    sizes = {str(p.relative_to(out)): p.stat().st_size for p in out.rglob("*") if p.is_file() and p.name != "grader.sqlite3"}
+    biggest = max(sizes, key=sizes.get)
+    assert sizes[biggest] <= 8_000_000, f"{biggest} is {sizes[biggest]:,} bytes"

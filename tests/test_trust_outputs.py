@@ -102,3 +102,25 @@ def test_formula_cells_are_neutralised_at_the_start_and_after_any_separator(tmp_
         for cell in cells[:-1]:
             for piece in __import__("re").split(r"[,;\t|\r\n]", cell):
                 assert not piece.strip().startswith(("=", "+", "-", "@")), (name, cell)
+
+
+# ----------------------------------------------------------------- class 8: bounds on what is kept
+def test_each_value_text_and_the_whole_verdict_are_bounded_with_a_note():
+    from grader.judge.bounds import MAX_RESULT_CHARS, MAX_TEXT_CHARS, MAX_VALUE_CHARS, bound_result
+
+    base = batch.make_batch()[0]
+    huge = tuple(replace(t, actual="x" * 3_000_000, stdout="y" * 1_000_000, message="z" * 500_000,
+                         staff={"traceback": "t" * 400_000}) for t in base.tests) * 20
+    result = bound_result(replace(base, tests=huge, stdout="w" * 2_000_000))
+    size = len(json.dumps(result.to_json(), default=repr))
+    assert size <= MAX_RESULT_CHARS, size
+    first = result.tests[0]
+    assert "1,000,000 characters" in first.stdout and ("3,000,002 characters" in first.actual or first.actual is None)
+    assert result.extra.get("truncated")
+    small = bound_result(replace(base, tests=(replace(base.tests[0], actual="x" * (MAX_VALUE_CHARS + 10),
+                                                      stdout="o" * (MAX_TEXT_CHARS + 1)),)))
+    assert small.tests[0].actual.startswith("'xxx") and "truncated by the grader" in small.tests[0].actual
+    assert len(small.tests[0].stdout) <= MAX_TEXT_CHARS and f"{MAX_TEXT_CHARS + 1:,} characters" in small.tests[0].stdout
+    assert "truncated" not in small.extra
+    untouched = bound_result(base)
+    assert untouched.tests == base.tests

@@ -11,6 +11,7 @@ from typing import Any, Iterable, Literal, Sequence
 
 from grader.spec.model import Case, FunctionSpec, Spec
 
+from .bounds import bound_result, bound_test
 from .compare import JudgeContext, judge
 from .verdict import FunctionResult, Status, SubmissionError, SubmissionResult, TestResult, Violation
 
@@ -54,7 +55,7 @@ def judge_case(fn: FunctionSpec, case: Case, expected: Any, seen: Observation, c
         expected=expected if public else None,
     )
     if seen.outcome != "returned":
-        return TestResult(status=_OUTCOME_STATUS[seen.outcome], score=0.0, message=seen.message, **base)
+        return bound_test(TestResult(status=_OUTCOME_STATUS[seen.outcome], score=0.0, message=seen.message, **base))
     verdict = judge(expected, seen.value, fn.compare, context)
     status: Status = "passed" if verdict.passed else "failed"
     score = points if verdict.passed else points * verdict.fraction
@@ -63,7 +64,8 @@ def judge_case(fn: FunctionSpec, case: Case, expected: Any, seen: Observation, c
         # A hidden case's failure message may quote its expected value: keep it for staff only.
         base["staff"]["message"] = message
         message = "wrong answer on a hidden case" + (" (partial credit)" if verdict.fraction else "")
-    return TestResult(status=status, score=round_score(score), message=message, actual=seen.value if public else None, **base)
+    return bound_test(TestResult(status=status, score=round_score(score), message=message,
+                                 actual=seen.value if public else None, **base))
 
 
 def mark_banned(test: TestResult, violation: Violation) -> TestResult:
@@ -108,7 +110,7 @@ def _exact_total(fn: FunctionSpec, tests: Sequence[TestResult]) -> float:
 
 def total(spec: Spec, submission: str, functions: dict[str, FunctionResult], tests: Iterable[TestResult], errors: Iterable[SubmissionError], **extra: Any) -> SubmissionResult:
     score = sum(f.score for f in functions.values())
-    return SubmissionResult(
+    return bound_result(SubmissionResult(
         submission=submission,
         assignment=spec.assignment,
         score=round_score(score),
@@ -118,4 +120,4 @@ def total(spec: Spec, submission: str, functions: dict[str, FunctionResult], tes
         errors=tuple(errors),
         spec_digest=spec.digest,
         **extra,
-    )
+    ))
