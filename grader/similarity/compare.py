@@ -1,0 +1,135 @@
+"""Pairs from an inverted index of fingerprints, so the cost follows the class, not its pairs.
+
+Each kept hash lists the submissions holding it. Hashes of starter code and of the reference
+(when the spec asks) are dropped first; so are hashes held by a large part of the class, which
+are the assignment's common idiom, not anyone's copy. Only pairs that still share enough
+hashes are then measured exactly: the fraction of each side's tokens covered by shared
+fingerprints, and the matching regions, each linked to its best partner on the other side.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable, Sequence
+
+from grader.similarity.fingerprint import Document, Fingerprint
+from grader.similarity.model import PairResult, Region
+
+
+@dataclass(frozen=True)
+class Options:
+    """How pairs are chosen and scored (the spec's ``similarity:`` block sets them)."""
+
+    common_fraction: float = 0.2  # a hash in more than this share of the class is common idiom
+    common_min: int = 5  # ... but never fewer submissions than this (small classes)
+    min_shared: int = 3  # a pair must share this many hashes to be measured
+    floor: float = 0.1  # pairs scoring below this are not listed
+
+
+def _intervals(prints: Iterable[Fingerprint]) -> list[tuple[int, int, int]]:
+    """Merge fingerprints into (unit, start, end) stretches of covered tokens."""
+    merged: list[tuple[int, int, int]] = []
+    for fp in sorted(prints, key=lambda f: (f.unit, f.start)):
+        end = fp.start + fp.length
+        if merged and merged[-1][0] == fp.unit and fp.start <= merged[-1][2]:
+            unit, start, old_end = merged[-1]
+            merged[-1] = (unit, start, max(old_end, end))
+        else:
+            merged.append((fp.unit, fp.start, end))
+    return merged
+
+
+def _covered(intervals: list[tuple[int, int, int]]) -> int:
+    return sum(end - start for _, start, end in intervals)
+
+
+def exclude(docs: Sequence[Document], excluded: set[int], options: Options) -> set[int]:
+    """Drop starter, reference and common hashes from every document; return the common ones."""
+    holders: Counter[int] = Counter(h for doc in docs for h in {fp.hash for fp in doc.prints})
+    limit = max(options.common_min, int(options.common_fraction * len(docs)))
+    common = {h for h, n in holders.items() if n > limit}
+    gone = excluded | common
+    for doc in docs:
+        doc.prints = [fp for fp in doc.prints if fp.hash not in gone]
+        doc.hashes = {fp.hash for fp in doc.prints}
+        doc.own_tokens = _covered(_intervals(doc.prints))
+    return common
+
+
+def candidates(docs: Sequence[Document], options: Options) -> list[tuple[int, int]]:
+    """Pairs (by index) sharing at least ``min_shared`` hashes, found through the inverted index."""
+    index: dict[int, list[int]] = defaultdict(list)
+    for i, doc in enumerate(docs):
+        for h in doc.hashes:
+            index[h].append(i)
+    shared: Counter[tuple[int, int]] = Counter()
+    for holders in index.values():
+        if len(holders) > 1:
+            shared.update(combinations(holders, 2))
+    return sorted(pair for pair, n in shared.items() if n >= options.min_shared)
+
+
+def _regions(doc: Document, spans: list[tuple[int, int, int]], other: dict[int, int],
+             mine: list[set[int]]) -> list[Region]:
+    regions = []
+    for (unit_index, start, end), hashes in zip(spans, mine):
+        unit = doc.normalised.units[unit_index]
+        lines = [t.line for t in unit.tokens[start:end]]
+        votes = Counter(other[h] for h in hashes if h in other)
+        partner = votes.most_common(1)[0][0] if votes else -1
+        regions.append(Region(unit.file, min(lines), max(lines), end - start, partner))
+    return regions
+
+
+def _side(doc: Document, shared: set[int]) -> tuple[list[tuple[int, int, int]], list[set[int]], dict[int, int]]:
+    """One side's matching stretches, the hashes inside each, and which stretch holds each hash."""
+    prints = [fp for fp in doc.prints if fp.hash in shared]
+    spans = _intervals(prints)
+    hashes: list[set[int]] = [set() for _ in spans]
+    where: dict[int, int] = {}
+    for fp in prints:
+        i = next(j for j, (u, s, e) in enumerate(spans) if u == fp.unit and s <= fp.start < e)
+        hashes[i].add(fp.hash)
+        where.setdefault(fp.hash, i)
+    return spans, hashes, where
+
+
+def score(fraction_a: float, fraction_b: float) -> float:
+    """A pair's score: the mean of how much of each side the other holds."""
+    return (fraction_a + fraction_b) / 2
+
+
+def measure(a: Document, b: Document) -> PairResult:
+    """The exact comparison of one pair: fractions, longest match, linked regions."""
+    shared = a.hashes & b.hashes
+    spans_a, hashes_a, where_a = _side(a, shared)
+    spans_b, hashes_b, where_b = _side(b, shared)
+    fraction_a = _covered(spans_a) / a.own_tokens if a.own_tokens else 0.0
+    fraction_b = _covered(spans_b) / b.own_tokens if b.own_tokens else 0.0
+    regions_a = _regions(a, spans_a, where_b, hashes_a)
+    regions_b = _regions(b, spans_b, where_a, hashes_b)
+    longest = max((*regions_a, *regions_b), key=lambda r: r.tokens, default=None)
+    return PairResult(
+        a=a.id, b=b.id, score=round(score(fraction_a, fraction_b), 4),
+        fraction_a=round(fraction_a, 4), fraction_b=round(fraction_b, 4),
+        longest_tokens=longest.tokens if longest else 0,
+        longest_lines=(longest.last_line - longest.first_line + 1) if longest else 0,
+        regions_a=tuple(regions_a), regions_b=tuple(regions_b),
+    )
+
+
+def compare(docs: Sequence[Document], options: Options) -> list[PairResult]:
+    """Every pair worth listing, highest score first. Only documents of one language meet."""
+    results = []
+    for i, j in candidates(docs, options):
+        a, b = docs[i], docs[j]
+        if a.normalised.language != b.normalised.language:
+            continue
+        # Cheap bound first: shared hashes can cover at most this share of the smaller side.
+        if len(a.hashes & b.hashes) < options.floor * min(len(a.hashes), len(b.hashes)):
+            continue
+        pair = measure(a, b)
+        if pair.score >= options.floor:
+            results.append(pair)
+    return sorted(results, key=lambda p: (-p.score, -p.longest_tokens, p.a, p.b))

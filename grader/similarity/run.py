@@ -1,0 +1,146 @@
+"""The similarity pipeline: submissions -> normalised units -> fingerprints -> index -> pairs -> clusters.
+
+Nothing here runs student code: every file is only parsed. A submission that cannot be read
+or parsed is reported with the reason and left out; the class is compared all the same.
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from grader.similarity.compare import Options, compare, exclude
+from grader.similarity.config import SimilarityConfig
+from grader.similarity.fingerprint import Document, fingerprint
+from grader.similarity.languages import NORMALISERS, language_of
+from grader.similarity.model import Normalised, PairResult
+from grader.submissions import MAX_FILE_BYTES, Submission, text_problem
+
+MAX_TOKENS = 200_000  # per submission; beyond this a file is generated or padded, not written
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Three or more submissions joined by flagged pairs."""
+
+    members: tuple[str, ...]
+    pairs: tuple[PairResult, ...]
+
+
+@dataclass
+class Outcome:
+    """Everything the reports need."""
+
+    documents: list[Document]
+    pairs: list[PairResult]
+    clusters: list[Cluster]
+    threshold: float
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (id, why it was not compared)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (id, caveat about how it was compared)
+    common_hashes: int = 0
+    elapsed_s: float = 0.0
+
+    @property
+    def flagged(self) -> list[PairResult]:
+        return [p for p in self.pairs if p.score >= self.threshold]
+
+
+def _file_problem(name: str, data: bytes) -> str | None:
+    if data == b"\0too large":  # what discovery reads in place of a file over its size limit
+        return f"{name} is larger than {MAX_FILE_BYTES // 1_000_000} MB; not compared"
+    problem = text_problem(name, data)
+    return problem[1] if problem else None
+
+
+def read(sub: Submission, entry_points: frozenset[str]) -> tuple[Normalised | None, list[str]]:
+    """One submission normalised, with the notes that explain what was left out of it."""
+    notes: list[str] = []
+    by_language: dict[str, dict[str, str]] = defaultdict(dict)
+    for name, data in sorted(sub.files.items()):
+        language = language_of(name)
+        if language is None or language not in NORMALISERS:
+            continue
+        problem = _file_problem(name, data)
+        if problem:
+            notes.append(problem)
+            continue
+        by_language[language][name] = data.decode("utf-8")
+    if not by_language:
+        return None, notes or ["no source file in a language the similarity check reads"]
+    language = max(by_language, key=lambda lang: sum(len(t) for t in by_language[lang].values()))
+    for other in sorted(set(by_language) - {language}):
+        notes.append(f"{other} files left out: the submission is mostly {language}")
+    try:
+        normalised = NORMALISERS[language](by_language[language], entry_points)
+    except RecursionError:
+        return None, [*notes, "nested too deeply to parse; not compared"]
+    notes.extend(normalised.notes)
+    if normalised.size > MAX_TOKENS:
+        _truncate(normalised)
+        notes.append(f"longer than {MAX_TOKENS} tokens; compared on its first {MAX_TOKENS}")
+    if normalised.size == 0:
+        return None, notes if normalised.notes else [*notes, "no code left to compare (only comments and dead code)"]
+    return normalised, notes
+
+
+def _truncate(normalised: Normalised) -> None:
+    budget = MAX_TOKENS
+    for unit in normalised.units:
+        unit.tokens = unit.tokens[:budget]
+        budget -= len(unit.tokens)
+    normalised.units = [u for u in normalised.units if u.tokens]
+
+
+def _excluded_hashes(paths: Sequence[Path], entry_points: frozenset[str]) -> set[int]:
+    """Fingerprints of trusted code (starter files, the reference) that are nobody's evidence."""
+    hashes: set[int] = set()
+    for path in paths:
+        language = language_of(path.name)
+        if language is None or language not in NORMALISERS:
+            continue
+        normalised = NORMALISERS[language]({path.name: path.read_text(encoding="utf-8")}, entry_points)
+        hashes |= {fp.hash for fp in fingerprint(str(path), normalised).prints}
+    return hashes
+
+
+def clusters(pairs: Sequence[PairResult], threshold: float) -> list[Cluster]:
+    """Connected groups of three or more submissions among the flagged pairs, largest first."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    flagged = [p for p in pairs if p.score >= threshold]
+    for pair in flagged:
+        parent[root(pair.a)] = root(pair.b)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for member in parent:
+        groups[root(member)].append(member)
+    found = [Cluster(tuple(sorted(members)), tuple(p for p in flagged if root(p.a) == key))
+             for key, members in groups.items() if len(members) >= 3]
+    return sorted(found, key=lambda c: (-len(c.members), c.members))
+
+
+def run_similarity(submissions: Sequence[Submission], config: SimilarityConfig, *, entry_points: frozenset[str],
+                   reference: Path | None = None) -> Outcome:
+    """Compare a class; per-submission problems are collected, never raised."""
+    started = time.perf_counter()
+    documents, left_out, notes = [], [], []
+    for sub in submissions:
+        normalised, sub_notes = read(sub, entry_points)
+        if normalised is None:
+            left_out.append((sub.id, "; ".join(sub_notes)))
+            continue
+        notes.extend((sub.id, note) for note in sub_notes)
+        documents.append(fingerprint(sub.id, normalised))
+    trusted = [*config.starter, *([reference] if config.exclude_reference and reference else [])]
+    options = Options(common_fraction=config.common_fraction)
+    common = exclude(documents, _excluded_hashes(trusted, entry_points), options)
+    pairs = compare(documents, options)
+    return Outcome(documents, pairs, clusters(pairs, config.threshold), config.threshold, left_out, notes,
+                   len(common), time.perf_counter() - started)
