@@ -22,7 +22,7 @@ class Options:
     """How pairs are chosen and scored (the spec's ``similarity:`` block sets them)."""
 
     common_fraction: float = 0.2  # a hash in more than this share of the class is common idiom
-    common_min: int = 5  # ... but never fewer submissions than this (small classes)
+    common_min: int = 10  # ... and more than this many (MOSS's default -m), so small classes keep their clusters
     min_shared: int = 3  # a pair must share this many hashes to be measured
     floor: float = 0.1  # pairs scoring below this are not listed
 
