@@ -45,8 +45,9 @@ def cmd_similarity(args: argparse.Namespace) -> int:
                           exit_code=ExitCode.USAGE)
     entry_points = frozenset(name for fn in spec.functions for name in fn.accepted_names) | {"main"}
     err(f"comparing {len(submissions)} submission(s) of {spec.assignment}")
-    outcome = run_similarity(submissions, config, entry_points=entry_points, reference=spec.reference)
-    written = write_reports(outcome, submissions, args.out, pages=max(0, args.pages))
+    outcome = run_similarity(submissions, config, entry_points=entry_points, reference=spec.reference,
+                             pages=max(0, args.pages))
+    written = write_reports(outcome, submissions, args.out)
     for line in terminal_lines(outcome, top=max(0, args.top)):
         print(line)
     err(f"compared {len(outcome.documents)} in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")

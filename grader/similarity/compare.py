@@ -9,11 +9,11 @@ fingerprints, and the matching regions, each linked to its best partner on the o
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from grader.similarity.fingerprint import Document, Fingerprint
+from grader.similarity.fingerprint import Document, Fingerprint, covered, spans
 from grader.similarity.model import PairResult, Region
 
 
@@ -27,23 +27,6 @@ class Options:
     floor: float = 0.1  # pairs scoring below this are not listed
 
 
-def _intervals(prints: Iterable[Fingerprint]) -> list[tuple[int, int, int]]:
-    """Merge fingerprints into (unit, start, end) stretches of covered tokens."""
-    merged: list[tuple[int, int, int]] = []
-    for fp in sorted(prints, key=lambda f: (f.unit, f.start)):
-        end = fp.start + fp.length
-        if merged and merged[-1][0] == fp.unit and fp.start <= merged[-1][2]:
-            unit, start, old_end = merged[-1]
-            merged[-1] = (unit, start, max(old_end, end))
-        else:
-            merged.append((fp.unit, fp.start, end))
-    return merged
-
-
-def _covered(intervals: list[tuple[int, int, int]]) -> int:
-    return sum(end - start for _, start, end in intervals)
-
-
 def exclude(docs: Sequence[Document], excluded: set[int], options: Options) -> set[int]:
     """Drop starter, reference and common hashes from every document; return the common ones."""
     holders: Counter[int] = Counter(h for doc in docs for h in {fp.hash for fp in doc.prints})
@@ -53,7 +36,7 @@ def exclude(docs: Sequence[Document], excluded: set[int], options: Options) -> s
     for doc in docs:
         doc.prints = [fp for fp in doc.prints if fp.hash not in gone]
         doc.hashes = {fp.hash for fp in doc.prints}
-        doc.own_tokens = _covered(_intervals(doc.prints))
+        doc.own_tokens = covered(spans(doc.prints))
     return common
 
 
@@ -70,10 +53,9 @@ def candidates(docs: Sequence[Document], options: Options) -> list[tuple[int, in
     return sorted(pair for pair, n in shared.items() if n >= options.min_shared)
 
 
-def _regions(doc: Document, spans: list[tuple[int, int, int]], other: dict[int, int],
-             mine: list[set[int]]) -> list[Region]:
+def _regions(doc: Document, stretches: list[tuple[int, int, int]], mine: list[set[int]], other: dict[int, int]) -> list[Region]:
     regions = []
-    for (unit_index, start, end), hashes in zip(spans, mine):
+    for (unit_index, start, end), hashes in zip(stretches, mine):
         unit = doc.normalised.units[unit_index]
         lines = [t.line for t in unit.tokens[start:end]]
         votes = Counter(other[h] for h in hashes if h in other)
@@ -85,14 +67,14 @@ def _regions(doc: Document, spans: list[tuple[int, int, int]], other: dict[int, 
 def _side(doc: Document, shared: set[int]) -> tuple[list[tuple[int, int, int]], list[set[int]], dict[int, int]]:
     """One side's matching stretches, the hashes inside each, and which stretch holds each hash."""
     prints = [fp for fp in doc.prints if fp.hash in shared]
-    spans = _intervals(prints)
-    hashes: list[set[int]] = [set() for _ in spans]
+    stretches = spans(prints)
+    hashes: list[set[int]] = [set() for _ in stretches]
     where: dict[int, int] = {}
     for fp in prints:
-        i = next(j for j, (u, s, e) in enumerate(spans) if u == fp.unit and s <= fp.start < e)
+        i = next(j for j, (u, s, e) in enumerate(stretches) if u == fp.unit and s <= fp.start < e)
         hashes[i].add(fp.hash)
         where.setdefault(fp.hash, i)
-    return spans, hashes, where
+    return stretches, hashes, where
 
 
 def score(fraction_a: float, fraction_b: float) -> float:
@@ -100,23 +82,35 @@ def score(fraction_a: float, fraction_b: float) -> float:
     return (fraction_a + fraction_b) / 2
 
 
+def _longest(doc: Document, stretches: list[tuple[int, int, int]]) -> tuple[int, int]:
+    """Tokens and source lines of a side's longest matching stretch."""
+    if not stretches:
+        return 0, 0
+    unit_index, start, end = max(stretches, key=lambda s: s[2] - s[1])
+    lines = [t.line for t in doc.normalised.units[unit_index].tokens[start:end]]
+    return end - start, max(lines) - min(lines) + 1
+
+
 def measure(a: Document, b: Document) -> PairResult:
-    """The exact comparison of one pair: fractions, longest match, linked regions."""
+    """The exact comparison of one pair: how much of each side the other holds, and the longest match."""
+    shared = a.hashes & b.hashes
+    spans_a = spans(fp for fp in a.prints if fp.hash in shared)
+    spans_b = spans(fp for fp in b.prints if fp.hash in shared)
+    fraction_a = covered(spans_a) / a.own_tokens if a.own_tokens else 0.0
+    fraction_b = covered(spans_b) / b.own_tokens if b.own_tokens else 0.0
+    longest = max(_longest(a, spans_a), _longest(b, spans_b))
+    return PairResult(a=a.id, b=b.id, score=round(score(fraction_a, fraction_b), 4),
+                      fraction_a=round(fraction_a, 4), fraction_b=round(fraction_b, 4),
+                      longest_tokens=longest[0], longest_lines=longest[1])
+
+
+def with_regions(pair: PairResult, a: Document, b: Document) -> PairResult:
+    """The pair with its matching regions on both sides, each linked to its best partner (for the HTML)."""
     shared = a.hashes & b.hashes
     spans_a, hashes_a, where_a = _side(a, shared)
     spans_b, hashes_b, where_b = _side(b, shared)
-    fraction_a = _covered(spans_a) / a.own_tokens if a.own_tokens else 0.0
-    fraction_b = _covered(spans_b) / b.own_tokens if b.own_tokens else 0.0
-    regions_a = _regions(a, spans_a, where_b, hashes_a)
-    regions_b = _regions(b, spans_b, where_a, hashes_b)
-    longest = max((*regions_a, *regions_b), key=lambda r: r.tokens, default=None)
-    return PairResult(
-        a=a.id, b=b.id, score=round(score(fraction_a, fraction_b), 4),
-        fraction_a=round(fraction_a, 4), fraction_b=round(fraction_b, 4),
-        longest_tokens=longest.tokens if longest else 0,
-        longest_lines=(longest.last_line - longest.first_line + 1) if longest else 0,
-        regions_a=tuple(regions_a), regions_b=tuple(regions_b),
-    )
+    return replace(pair, regions_a=tuple(_regions(a, spans_a, hashes_a, where_b)),
+                   regions_b=tuple(_regions(b, spans_b, hashes_b, where_a)))
 
 
 def compare(docs: Sequence[Document], options: Options) -> list[PairResult]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from grader.similarity.model import Normalised, Unit
 
@@ -37,6 +38,24 @@ class Document:
     prints: list[Fingerprint]
     hashes: set[int] = field(default_factory=set)
     own_tokens: int = 0  # tokens covered by fingerprints that survive the exclusions
+
+
+def spans(prints: Iterable[Fingerprint]) -> list[tuple[int, int, int]]:
+    """Merge fingerprints, in the order a document keeps them (by unit, then position), into
+    (unit, start, end) stretches of covered tokens."""
+    merged: list[tuple[int, int, int]] = []
+    for fp in prints:
+        end = fp.start + fp.length
+        if merged and merged[-1][0] == fp.unit and fp.start <= merged[-1][2]:
+            unit, start, old_end = merged[-1]
+            merged[-1] = (unit, start, max(old_end, end))
+        else:
+            merged.append((fp.unit, fp.start, end))
+    return merged
+
+
+def covered(intervals: list[tuple[int, int, int]]) -> int:
+    return sum(end - start for _, start, end in intervals)
 
 
 def _token_id(label: str, cache: dict[str, int]) -> int:
@@ -78,4 +97,4 @@ def fingerprint(doc_id: str, normalised: Normalised, k: int = K, w: int = W) -> 
     """A normalised submission's fingerprints, unit by unit."""
     cache: dict[str, int] = {}
     prints = [fp for i, unit in enumerate(normalised.units) for fp in unit_prints(unit, i, cache, k, w)]
-    return Document(doc_id, normalised, prints)
+    return Document(doc_id, normalised, prints, {fp.hash for fp in prints}, covered(spans(prints)))

@@ -88,35 +88,29 @@ def _repairs(lines: list[str], line: int) -> list[list[str]]:
     return options
 
 
-def _name_counts(tree: ast.AST) -> Counter[str]:
+def _names(tree: ast.AST) -> tuple[Counter[str], set[str]]:
+    """How often each name occurs, and which names the student chose: anything defined,
+    assigned, imported as, or a parameter (one walk of the tree)."""
     counts: Counter[str] = Counter()
+    bound: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             counts[node.id] += 1
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
         elif isinstance(node, ast.Attribute):
             counts[node.attr] += 1
+            if isinstance(node.ctx, ast.Store):
+                bound.add(node.attr)
         elif isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
             counts[node.name] += 1
-        elif isinstance(node, ast.arg):
-            counts[node.arg] += 1
-    return counts
-
-
-def _bound_names(tree: ast.AST) -> set[str]:
-    """Names the student chose: anything defined, assigned, imported as, or a parameter."""
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            bound.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            bound.add(node.attr)
-        elif isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
+            counts[node.arg] += 1
             bound.add(node.arg)
         elif isinstance(node, ast.alias):
             bound.add(node.asname or node.name.split(".")[0])
-    return bound
+    return counts, bound
 
 
 def _is_constant(node: ast.expr, truth: bool) -> bool:
@@ -140,8 +134,7 @@ class _Walker:
 
     def __init__(self, tree: ast.Module, file: str, entry_points: frozenset[str]):
         self.tree, self.file, self.entry_points = tree, file, entry_points
-        self.counts = _name_counts(tree)
-        self.bound = _bound_names(tree)
+        self.counts, self.bound = _names(tree)
         self.found: list[Unit] = []
         self.line = 1
 

@@ -42,14 +42,12 @@ def _sources(sub: Submission) -> dict[str, str]:
             if language_of(name) and b"\0" not in data}
 
 
-def write_reports(outcome: Outcome, submissions: Sequence[Submission], out_dir: Path, *, pages: int) -> list[Path]:
-    """Write every report into ``out_dir``; pair pages for the top ``pages`` pairs and every clustered pair."""
+def write_reports(outcome: Outcome, submissions: Sequence[Submission], out_dir: Path) -> list[Path]:
+    """Write every report into ``out_dir``: a page for each pair the outcome carries regions for."""
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "pairs").mkdir(exist_ok=True)
     by_id = {s.id: s for s in submissions}
-    rank = {(p.a, p.b): i for i, p in enumerate(outcome.pairs, 1)}
-    linked = set(range(1, min(pages, len(outcome.pairs)) + 1))
-    linked |= {rank[(p.a, p.b)] for c in outcome.clusters for p in c.pairs}
+    linked = outcome.pages
     written = [
         atomic_write_text(out_dir / "pairs.csv", pairs_csv(outcome)),
         atomic_write_text(out_dir / "problems.csv", problems_csv(outcome)),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from grader.similarity.compare import Options, compare, exclude
+from grader.similarity.compare import Options, compare, exclude, with_regions
 from grader.similarity.config import SimilarityConfig
 from grader.similarity.fingerprint import Document, fingerprint
 from grader.similarity.languages import NORMALISERS, language_of
@@ -41,6 +41,7 @@ class Outcome:
     notes: list[tuple[str, str]] = field(default_factory=list)  # (id, caveat about how it was compared)
     common_hashes: int = 0
     elapsed_s: float = 0.0
+    pages: set[int] = field(default_factory=set)  # ranks (from 1) of the pairs with regions, for a page each
 
     @property
     def flagged(self) -> list[PairResult]:
@@ -127,8 +128,11 @@ def clusters(pairs: Sequence[PairResult], threshold: float) -> list[Cluster]:
 
 
 def run_similarity(submissions: Sequence[Submission], config: SimilarityConfig, *, entry_points: frozenset[str],
-                   reference: Path | None = None) -> Outcome:
-    """Compare a class; per-submission problems are collected, never raised."""
+                   reference: Path | None = None, pages: int = 50) -> Outcome:
+    """Compare a class; per-submission problems are collected, never raised.
+
+    The top ``pages`` pairs, and every pair inside a cluster, carry their matching regions.
+    """
     started = time.perf_counter()
     documents, left_out, notes = [], [], []
     for sub in submissions:
@@ -142,5 +146,12 @@ def run_similarity(submissions: Sequence[Submission], config: SimilarityConfig, 
     options = Options(common_fraction=config.common_fraction)
     common = exclude(documents, _excluded_hashes(trusted, entry_points), options)
     pairs = compare(documents, options)
+    rank = {(p.a, p.b): i for i, p in enumerate(pairs, 1)}
+    shown = set(range(1, min(pages, len(pairs)) + 1))
+    shown |= {rank[(p.a, p.b)] for c in clusters(pairs, config.threshold) for p in c.pairs}
+    by_id = {d.id: d for d in documents}
+    for i in shown:
+        pair = pairs[i - 1]
+        pairs[i - 1] = with_regions(pair, by_id[pair.a], by_id[pair.b])
     return Outcome(documents, pairs, clusters(pairs, config.threshold), config.threshold, left_out, notes,
-                   len(common), time.perf_counter() - started)
+                   len(common), time.perf_counter() - started, shown)

@@ -278,6 +278,11 @@ class _Walker:
                 self.node(child, unit.tokens, depth + 1)
         self.found.append(unit)
 
+    def plain_assignment(self, stmt: Any) -> bool:
+        if stmt.type == "expression_statement" and stmt.named_child_count == 1:
+            stmt = stmt.named_children[0]
+        return stmt.type in self.g.declarations or (stmt.type in self.g.assignments and not self.compound(stmt))
+
     def compound(self, node: Any) -> bool:
         if node.type not in self.g.assignments:
             return False
@@ -322,7 +327,7 @@ class _Walker:
         stmts = self.statements(body)
         if drop_last:
             stmts = stmts[:-1]
-        if index and stmts and self.assigned_name(stmts[0]):
+        if index and stmts and self.assigned_name(stmts[0]) and self.plain_assignment(stmts[0]):
             value = _unwrap(self.assigned_value(stmts[0]))
             if value is not None and value.type in self.g.subscripts and self.mentions(value, index):
                 stmts = stmts[1:]  # `x = xs[i]` at the top of a counting loop is a for-each
