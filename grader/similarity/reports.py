@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Sequence
 
 from grader.reports._atomic import atomic_write_text
-from grader.reports.csv_report import text_cell
 from grader.similarity import html
 from grader.similarity.languages import language_of
 from grader.similarity.run import Outcome
 from grader.submissions import Submission
+from grader.textsafe import csv_safe, terminal_safe
 
 
 def _csv(rows: list[list[str]]) -> str:
@@ -24,7 +24,7 @@ def pairs_csv(outcome: Outcome) -> str:
     """One row per pair sharing code: the pair, its score, each side's matched fraction, the longest match."""
     rows = [["a", "b", "score", "fraction_a", "fraction_b", "longest_match_tokens", "longest_match_lines", "flagged"]]
     for p in outcome.pairs:
-        rows.append([text_cell(p.a), text_cell(p.b), f"{p.score:.4f}", f"{p.fraction_a:.4f}", f"{p.fraction_b:.4f}",
+        rows.append([csv_safe(p.a), csv_safe(p.b), f"{p.score:.4f}", f"{p.fraction_a:.4f}", f"{p.fraction_b:.4f}",
                      str(p.longest_tokens), str(p.longest_lines), "yes" if p.score >= outcome.threshold else "no"])
     return _csv(rows)
 
@@ -32,8 +32,8 @@ def pairs_csv(outcome: Outcome) -> str:
 def problems_csv(outcome: Outcome) -> str:
     """Submissions left out, and caveats about the ones compared, in the user's words."""
     rows = [["id", "compared", "message"]]
-    rows += [[text_cell(i), "no", text_cell(why)] for i, why in outcome.left_out]
-    rows += [[text_cell(i), "yes", text_cell(why)] for i, why in outcome.notes]
+    rows += [[csv_safe(i), "no", csv_safe(why)] for i, why in outcome.left_out]
+    rows += [[csv_safe(i), "yes", csv_safe(why)] for i, why in outcome.notes]
     return _csv(rows)
 
 
@@ -62,11 +62,6 @@ def write_reports(outcome: Outcome, submissions: Sequence[Submission], out_dir: 
     return written
 
 
-def printable(text: str) -> str:
-    """An id as the terminal may show it: control characters and escapes spelled out, never obeyed."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def terminal_lines(outcome: Outcome, *, top: int) -> list[str]:
     """The top pairs as a plain table, then who was left out and why."""
     lines = []
@@ -76,11 +71,11 @@ def terminal_lines(outcome: Outcome, *, top: int) -> list[str]:
     for p in shown:
         flag = "*" if p.score >= outcome.threshold else " "
         lines.append(f"{p.score:5.2f}{flag} {p.fraction_a * 100:3.0f}%  {p.fraction_b * 100:3.0f}%  {p.longest_lines:4d} ln  "
-                     f"{printable(p.a)}  {printable(p.b)}")
+                     f"{terminal_safe(p.a)}  {terminal_safe(p.b)}")
     if not outcome.pairs:
         lines.append("no two submissions share code beyond the common idiom")
     lines.append(f"{len(outcome.flagged)} pair(s) at or above {outcome.threshold:.2f} (*); "
                  f"{len(outcome.clusters)} cluster(s) of three or more")
     for i, why in outcome.left_out:
-        lines.append(f"not compared: {printable(i)}: {printable(why)}")
+        lines.append(f"not compared: {terminal_safe(i)}: {terminal_safe(why)}")
     return lines

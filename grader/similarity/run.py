@@ -16,7 +16,7 @@ from grader.similarity.config import SimilarityConfig
 from grader.similarity.fingerprint import Document, fingerprint
 from grader.similarity.languages import NORMALISERS, language_of
 from grader.similarity.model import Normalised, PairResult
-from grader.submissions import MAX_FILE_BYTES, Submission, text_problem
+from grader.submissions import Submission, text_problem
 
 MAX_TOKENS = 200_000  # per submission; beyond this a file is generated or padded, not written
 
@@ -48,24 +48,19 @@ class Outcome:
         return [p for p in self.pairs if p.score >= self.threshold]
 
 
-def _file_problem(name: str, data: bytes) -> str | None:
-    if data == b"\0too large":  # what discovery reads in place of a file over its size limit
-        return f"{name} is larger than {MAX_FILE_BYTES // 1_000_000} MB; not compared"
-    problem = text_problem(name, data)
-    return problem[1] if problem else None
-
-
 def read(sub: Submission, entry_points: frozenset[str]) -> tuple[Normalised | None, list[str]]:
     """One submission normalised, with the notes that explain what was left out of it."""
-    notes: list[str] = []
+    # Intake already refused links, devices and oversized files; a missing expected name does
+    # not matter here: every source file is compared.
+    notes = [message for kind, message in sub.problems if kind != "missing-file"]
     by_language: dict[str, dict[str, str]] = defaultdict(dict)
     for name, data in sorted(sub.files.items()):
         language = language_of(name)
-        if language is None or language not in NORMALISERS:
+        if language is None or language not in NORMALISERS or any(n.startswith(f"{name} ") for n in notes):
             continue
-        problem = _file_problem(name, data)
+        problem = text_problem(name, data)
         if problem:
-            notes.append(problem)
+            notes.append(problem[1])
             continue
         by_language[language][name] = data.decode("utf-8")
     if not by_language:
