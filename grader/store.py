@@ -26,6 +26,12 @@ CREATE TABLE IF NOT EXISTS results (
     graded_at REAL NOT NULL,
     PRIMARY KEY (assignment, submission)
 );
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT PRIMARY KEY,
+    assignment TEXT NOT NULL,
+    record TEXT NOT NULL,
+    saved_at REAL NOT NULL
+);
 """
 
 
@@ -110,6 +116,17 @@ class Store:
             result = _decode(text)
             if result is not None:
                 yield result
+
+    def game(self, key: str) -> dict | None:
+        """A tournament game stored under ``key`` (a digest of everything that decides it), if any."""
+        with self._lock:
+            row = self._db.execute("SELECT record FROM games WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def save_game(self, key: str, assignment: str, record: dict) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?)",
+                             (key, assignment, json.dumps(record, separators=(",", ":")), time.time()))
 
     def close(self) -> None:
         with self._lock:

@@ -35,26 +35,29 @@ def test_a_class_tournament_writes_every_report(tmp_path, capsys):
     assert board["not_entered"][0]["player"] == "broken"
     rows = list(csv.DictReader((out / "leaderboard.csv").open()))
     assert [r["entrant"] for r in rows] == [r["entrant"] for r in board["standings"]]
-    assert "rating" in rows[0] and "illegal_moves" in rows[0]
-    assert "mean score" in (out / "leaderboard.txt").read_text()
+    assert {"rating", "low", "high", "above_next", "faults"} <= set(rows[0])
+    assert all(float(r["low"]) < float(r["rating"]) < float(r["high"]) for r in rows)
+    text = (out / "leaderboard.txt").read_text()
+    assert "mean score" in text and "interval" in text and "Not yet settled at 95%" in text  # 6 games settle nothing
+    assert board["unsettled"] and board["reused_games"] == 0
     assert sorted(p.name for p in (out / "players").iterdir()) == ["first_card.json", "garbage.json", "pairs.json"]
     report = json.loads((out / "players" / "garbage.json").read_text())
     played = next(r["games"] for r in board["standings"] if r["entrant"] == "garbage")
-    assert len(report["games"]) == played and len(report["illegal_moves"]) == 5 * played
-    move = report["illegal_moves"][0]
+    assert len(report["games"]) == played and len(report["faults"]) == 6 * played
+    move = report["faults"][0]
     assert move["turn"] == 1 and move["kind"] == "not-a-string" and "--replay" in move["replay"] and str(move["seed"])
     assert move["call"]["discard_history"] == [] and len(move["call"]["hand"]) == 10
-    assert report["invalid_groupings"][0]["kind"] == "invalid-grouping"
+    assert [f["kind"] for f in report["faults"] if f["role"] == "group"] == ["invalid-grouping"] * played
     # A student's report shows its own hands and the public discards, never the full deal.
     game = games_of(out)[move["game"] - 1]
-    assert move["call"]["hand"] == game["hands"][0][move["seat"]]
-    assert all("hands" not in g for g in report["games"])
+    assert move["call"]["hand"] == game["log"]["hands"][0][move["seat"]]
+    assert all("hands" not in g for g in report["games"]) and len(report["games"][0]["discards"]) == 10
 
     # Same command, same games (a fresh run of the same seed).
     out2 = tmp_path / "t2"
     assert main(args[:-6] + ["--out", str(out2), "--bots", "random,greedy", "--jobs", "1"]) == ExitCode.OK
-    assert [(g["seed"], g["entrants"], g["discards"], g["scores"]) for g in games_of(out2)] == \
-           [(g["seed"], g["entrants"], g["discards"], g["scores"]) for g in games_of(out)]
+    assert [(g["seed"], g["entrants"], g["log"]["discards"], g["scores"]) for g in games_of(out2)] == \
+           [(g["seed"], g["entrants"], g["log"]["discards"], g["scores"]) for g in games_of(out)]
 
     # --replay prints one game move by move, re-run from its seed.
     capsys.readouterr()
@@ -66,7 +69,7 @@ def test_a_class_tournament_writes_every_report(tmp_path, capsys):
     assert "turn 10" in text and "winner" in text
     assert ("ILLEGAL (not-a-string" in text) == ("garbage" in third["entrants"])
     for s, e in enumerate(third["entrants"]):
-        assert f"seat {s} {e:<16} plays {third['discards'][0][s]}" in text
+        assert f"seat {s} {e:<16} plays {third['log']['discards'][0][s]}" in text
 
 
 def test_a_student_plays_alone_against_the_bots(tmp_path, capsys):
@@ -77,12 +80,40 @@ def test_a_student_plays_alone_against_the_bots(tmp_path, capsys):
     assert next(r for r in board["standings"] if r["entrant"] == "pairs")["games"] == 3
 
 
+def test_a_rerun_reads_every_unchanged_game_back_from_the_store(tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("first_card", "pairs"):
+        shutil.copy(player(name), folder / f"{name}.py")
+    out = tmp_path / "t"
+    args = ["tournament", SPEC, str(folder), "--games", "8", "--seed", "2", "--out", str(out), "--bots", "random,greedy,reference"]
+    assert main(args) == ExitCode.OK
+    first = games_of(out)
+    capsys.readouterr()
+    assert main(args) == ExitCode.OK
+    shown = capsys.readouterr().err
+    assert "played 0 games" in shown and "8 reused from the store" in shown
+    assert json.loads((out / "leaderboard.json").read_text())["reused_games"] == 8
+    assert [(g["entrants"], g["scores"]) for g in games_of(out)] == [(g["entrants"], g["scores"]) for g in first]
+    # first_card hands in again (now playing its last card): only its games are played again.
+    (folder / "first_card.py").write_text((folder / "first_card.py").read_text().replace("hand[0]", "hand[-1]"))
+    assert main(args) == ExitCode.OK
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["reused_games"] == sum(1 for g in first if "first_card" not in g["entrants"])
+    assert 0 < board["reused_games"] < 8
+
+
 def test_usage_errors(tmp_path, capsys):
     assert main(["tournament", SPEC, player("pairs"), "--bots", "clever", "--out", str(tmp_path)]) == ExitCode.USAGE
     assert "unknown bot clever" in capsys.readouterr().err
     assert main(["tournament", SPEC, player("broken"), "--out", str(tmp_path)]) == ExitCode.CHECK_FAILED
     assert "syntax" in capsys.readouterr().err
     assert main(["tournament", SPEC, player("pairs"), "--bots", "none", "--out", str(tmp_path)]) == ExitCode.USAGE
+    capsys.readouterr()
+    assert main(["tournament", SPEC, player("pairs"), "--games", "many", "--out", str(tmp_path)]) == ExitCode.USAGE
+    assert "expected a number of games or 'auto'" in capsys.readouterr().err
 
 
 def test_a_spec_without_a_tournament_is_a_clear_usage_error(tmp_path):

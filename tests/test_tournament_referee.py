@@ -1,20 +1,27 @@
-"""The referee's rules, with in-process scripted players (no sandbox needed)."""
+"""The COMP10001-Go referee (reference/comp10001go_game.py) on the engine's table, with
+in-process scripted players (no sandbox needed)."""
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from grader.spec.loader import load_trusted_module
 from grader.tournament.config import TournamentConfig
-from grader.tournament.players import Reply
-from grader.tournament.referee import DECK, SEATS, deal, default_card, pass_left, play_game
+from grader.tournament.game import Reply, game_class
+from grader.tournament.match import play_game as engine_play_game, shared_wins
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = load_trusted_module(ROOT / "reference" / "comp10001go.py", "reference")
+GO = game_class(ROOT / "reference" / "comp10001go_game.py")
+RULES = load_trusted_module(ROOT / "reference" / "comp10001go_game.py", "game")
+DECK, SEATS, deal, default_card, pass_left = RULES.DECK, RULES.SEATS, RULES.deal, RULES.default_card, RULES.pass_left
 CONFIG = TournamentConfig()
+
+
+def play_game(players, seed, config=CONFIG, options=None, *, game=0):
+    return engine_play_game(GO(options or {}), players, seed, config, number=game)
 
 
 class Scripted:
@@ -30,11 +37,12 @@ class Scripted:
     def new_game(self, seed, seat):
         pass
 
-    def play(self, history, player_no, hand, time_limit):
-        self.shown.append(([list(t) for t in history], player_no, list(hand)))
-        return self._play(history, player_no, hand)
-
-    def group(self, history, player_no, time_limit):
+    def call(self, role, args, time_limit):
+        if role == "play":
+            history, player_no, hand = args
+            self.shown.append(([list(t) for t in history], player_no, list(hand)))
+            return self._play(history, player_no, hand)
+        history, player_no = args
         self.grouped.append(([list(t) for t in history], player_no))
         return self._group(history, player_no)
 
@@ -62,30 +70,32 @@ def test_pass_left_sends_seat_i_to_seat_i_plus_1():
 
 def test_ten_turns_each_player_sees_its_own_hand_passed_from_the_right():
     players = table()
-    record = play_game(players, 11, CONFIG, REF)
-    assert len(record.discards) == 10 and all(len(t) == 4 for t in record.discards)
+    record = play_game(players, 11)
+    discards = record.log["discards"]
+    assert len(discards) == 10 and all(len(t) == 4 for t in discards)
     start = deal(11)
     for s, p in enumerate(players):
         assert len(p.shown) == 10
         assert p.shown[0] == ([], s, start[s])
         for turn in range(1, 10):
             history, player_no, hand = p.shown[turn]
-            assert player_no == s and history == record.discards[:turn]
+            assert player_no == s and history == discards[:turn]
             # The hand seat s holds now is what seat s-1 held, less the card it discarded.
             before = players[(s - 1) % 4].shown[turn - 1][2]
-            assert hand == [c for c in before if c != record.discards[turn - 1][(s - 1) % 4]]
-        assert len([t[s] for t in record.discards]) == 10
-        assert p.grouped == [(record.discards, s)]
-    assert sorted(c for t in record.discards for c in t) == sorted(c for h in start for c in h)
+            assert hand == [c for c in before if c != discards[turn - 1][(s - 1) % 4]]
+        assert len([t[s] for t in discards]) == 10
+        assert p.grouped == [(discards, s)]
+    assert sorted(c for t in discards for c in t) == sorted(c for h in start for c in h)
 
 
 def test_scores_come_from_the_reference_and_the_highest_wins():
-    record = play_game(table(), 5, CONFIG, REF)
+    record = play_game(table(), 5)
+    log = record.log
     for s in range(SEATS):
-        mine = [t[s] for t in record.discards]
-        assert record.grouped_by[s] == "player"
-        assert record.scores[s] == REF.comp10001go_score_grouping(REF.comp10001go_group(record.discards, s))
-        assert sorted(c for g in record.groupings[s] for c in g) == sorted(mine)
+        mine = [t[s] for t in log["discards"]]
+        assert log["grouped_by"][s] == "player"
+        assert record.scores[s] == REF.comp10001go_score_grouping(REF.comp10001go_group(log["discards"], s))
+        assert sorted(c for g in log["groupings"][s] for c in g) == sorted(mine)
     best = max(record.scores)
     winners = record.scores.count(best)
     assert record.wins == [1 / winners if x == best else 0.0 for x in record.scores]
@@ -93,14 +103,9 @@ def test_scores_come_from_the_reference_and_the_highest_wins():
 
 
 def test_tied_winners_share_the_win():
-    flat = SimpleNamespace(comp10001go_valid_groups=lambda g: True, comp10001go_score_group=lambda g: 0,
-                           comp10001go_score_grouping=lambda g: 7 if len(g) == 10 else 0)
-    singles = lambda h, p: Reply("ok", [[t[p]] for t in h])  # noqa: E731
-    lumps = lambda h, p: Reply("ok", [[t[p] for t in h[:2]]] + [[t[p]] for t in h[2:]])  # noqa: E731
-    players = table(p0=Scripted("a", group=singles), p1=Scripted("b", group=lumps), p2=Scripted("c", group=singles), p3=Scripted("d", group=lumps))
-    record = play_game(players, 1, CONFIG, flat)
-    assert record.scores == [7, 0, 7, 0]
-    assert record.wins == [0.5, 0.0, 0.5, 0.0]
+    assert shared_wins([7, 0, 7, 0]) == [0.5, 0.0, 0.5, 0.0]
+    assert shared_wins([1, 2, 3, 3.0]) == [0.0, 0.0, 0.5, 0.5]
+    assert shared_wins([4, 4, 4, 4]) == [0.25] * 4
 
 
 @pytest.mark.parametrize("reply, kind", [
@@ -119,15 +124,17 @@ def test_every_kind_of_illegal_move_is_replaced_and_recorded(reply, kind):
             return Reply("ok", next(c for c in DECK if c not in hand))
         return reply
 
-    record = play_game(table(p2=Scripted("bad", play=play)), 3, CONFIG, REF, game=9)
-    faults = [f for f in record.faults if f.phase == "play"]
+    record = play_game(table(p2=Scripted("bad", play=play)), 3, game=9)
+    faults = [f for f in record.faults if f.role == "play"]
     assert len(faults) == 10 and {f.kind for f in faults} == {kind}
     assert all(f.entrant == "bad" and f.seat == 2 and f.game == 9 and f.seed == 3 for f in faults)
     assert [f.turn for f in faults] == list(range(1, 11))
     # The default ("first") card was played instead, and the game went on normally.
-    assert [f.replaced_by for f in faults] == [t[2] for t in record.discards]
-    assert all(f.replaced_by == h[2][0] for f, h in zip(faults, record.hands))
-    assert [m[2].fault for m in record.moves] == [True] * 10
+    assert [f.replaced_by for f in faults] == [t[2] for t in record.log["discards"]]
+    assert all(f.replaced_by == h[2][0] for f, h in zip(faults, record.log["hands"]))
+    # Each fault carries the exact call the player got, to run it again by hand.
+    assert [f.call["hand"] for f in faults] == [h[2] for h in record.log["hands"]]
+    assert faults[3].call["discard_history"] == record.log["discards"][:3] and faults[3].call["player_no"] == 2
 
 
 @pytest.mark.parametrize("how", ["first", "lowest", "random"])
@@ -140,10 +147,11 @@ def test_default_moves(how):
 
 def test_random_default_is_reproducible_from_the_seed():
     bad = lambda h, p, hand: Reply("ok", None)  # noqa: E731
-    config = TournamentConfig(default_move="random")
-    one = play_game(table(p0=Scripted("x", play=bad)), 4, config, REF)
-    two = play_game(table(p0=Scripted("x", play=bad)), 4, config, REF)
-    assert one.discards == two.discards
+    options = {"default_move": "random"}
+    one = play_game(table(p0=Scripted("x", play=bad)), 4, options=options)
+    two = play_game(table(p0=Scripted("x", play=bad)), 4, options=options)
+    assert one.log["discards"] == two.log["discards"]
+    assert [f.replaced_by for f in one.faults] != [f.call["hand"][0] for f in one.faults]
 
 
 @pytest.mark.parametrize("grouping, why", [
@@ -155,24 +163,24 @@ def test_random_default_is_reproducible_from_the_seed():
 ])
 def test_an_invalid_grouping_is_scored_as_singletons(grouping, why):
     group = lambda h, p: Reply("ok", grouping([t[p] for t in h]))  # noqa: E731
-    record = play_game(table(p1=Scripted("g", group=group)), 8, CONFIG, REF)
-    mine = [t[1] for t in record.discards]
-    assert record.grouped_by[1] == "singletons" and record.groupings[1] == [[c] for c in mine]
+    record = play_game(table(p1=Scripted("g", group=group)), 8)
+    mine = [t[1] for t in record.log["discards"]]
+    assert record.log["grouped_by"][1] == "singletons" and record.log["groupings"][1] == [[c] for c in mine]
     assert record.scores[1] == REF.comp10001go_score_grouping([[c] for c in mine])
     (fault,) = record.faults
-    assert fault.phase == "group" and fault.kind == "invalid-grouping" and why in fault.detail and fault.turn is None
+    assert fault.role == "group" and fault.kind == "invalid-grouping" and why in fault.detail and fault.turn is None
 
 
 def test_a_failing_group_call_is_scored_as_singletons():
-    record = play_game(table(p3=Scripted("t", group=lambda h, p: Reply("timeout", detail="too slow"))), 2, CONFIG, REF)
+    record = play_game(table(p3=Scripted("t", group=lambda h, p: Reply("timeout", detail="too slow"))), 2)
     (fault,) = record.faults
-    assert (fault.kind, fault.seat, record.grouped_by[3]) == ("timeout", 3, "singletons")
+    assert (fault.kind, fault.seat, record.log["grouped_by"][3]) == ("timeout", 3, "singletons")
 
 
 def test_the_game_time_limit_stops_calling_a_slow_player():
     slow = Scripted("slow", seconds=0.4)
     config = TournamentConfig(game_time_limit=1.0)
-    record = play_game(table(p0=slow), 6, config, REF)
+    record = play_game(table(p0=slow), 6, config)
     assert len(slow.shown) == 3  # 0.4 + 0.4 + 0.4 > 1.0: no fourth call
     kinds = [(f.turn, f.kind) for f in record.faults]
     assert kinds == [(t, "game-time") for t in range(4, 11)] + [(None, "game-time")]

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec.loader import load_trusted_module
 from grader.submissions import discover
 from grader.tournament import runner
 from grader.tournament.config import TournamentConfig
+from grader.tournament.game import game_class
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "tournament"
-REF = load_trusted_module(ROOT / "reference" / "comp10001go.py", "reference")
-FAST = TournamentConfig(move_time_limit=0.3, group_time_limit=0.5, game_time_limit=3.0)
+GO = game_class(ROOT / "reference" / "comp10001go_game.py")({"group_time_limit": 0.5})
+FAST = TournamentConfig(move_time_limit=0.3, game_time_limit=3.0)
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +26,9 @@ def sessions():
         close()
 
 
-def entrants(open_session, *names, config=FAST):
+def entrants(open_session, *names):
     subs = discover([PLAYERS / f"{n}.py" for n in names], ["comp10001go.py"])
-    ok, rejected = runner.check_entries(subs, config, open_session)
+    ok, rejected = runner.check_entries(subs, GO, open_session)
     assert not rejected, rejected
     return ok
 
@@ -38,18 +38,18 @@ def play(open_session, seats, *, seed=1, config=FAST, players=()):
     for e in runner.bot_entrants(["random", "greedy", "reference"]):
         pool[e.id] = e
     seating = runner.Seating(1, seed, tuple(seats))
-    (record,) = runner.run_games([seating], list(pool.values()), config, REF, open_session)
+    (record,) = runner.run_games([seating], list(pool.values()), GO, config, open_session)
     return record
 
 
 def faults_of(record, who):
-    return [(f.phase, f.turn, f.kind) for f in record.faults if f.entrant == who]
+    return [(f.role, f.turn, f.kind) for f in record.faults if f.entrant == who]
 
 
 def test_check_entries_rejects_what_cannot_play(sessions):
     subs = discover([PLAYERS / "broken.py", PLAYERS / "pairs.py"], ["comp10001go.py"])
-    ok, rejected = runner.check_entries(subs, FAST, sessions)
-    assert [e.id for e in ok] == ["pairs"] and ok[0].group_name == "comp10001_group"  # the handout's alias
+    ok, rejected = runner.check_entries(subs, GO, sessions)
+    assert [e.id for e in ok] == ["pairs"] and ok[0].names["group"] == "comp10001_group"  # the handout's alias
     assert rejected[0].id == "broken" and "syntax" in rejected[0].reason and "line 1" in rejected[0].reason
 
 
@@ -61,7 +61,7 @@ def test_every_kind_of_garbage_from_a_sandboxed_player(sessions):
         ("play", 4, "exception"), ("play", 5, "protocol"), ("group", None, "invalid-grouping")]
     details = [f.detail for f in record.faults]
     assert "42" in details[0] and "ValueError: no idea what to play" in details[3]
-    assert record.grouped_by[1] == "singletons" and len(record.discards) == 10
+    assert record.log["grouped_by"][1] == "singletons" and len(record.log["discards"]) == 10
 
 
 def test_players_that_hang_crash_or_flood_output_finish_the_game(sessions):
@@ -70,8 +70,8 @@ def test_players_that_hang_crash_or_flood_output_finish_the_game(sessions):
     assert faults_of(record, "hanger") == [("play", 3, "timeout")]  # and plays on after the restart
     assert faults_of(record, "crasher") == [("play", 4, "crashed"), ("group", None, "crashed")]
     assert faults_of(record, "chatty") == []
-    assert record.grouped_by == ["player", "singletons", "player", "player"]
-    assert all(len(hand) == 10 - turn for turn, hands in enumerate(record.hands) for hand in hands)
+    assert record.log["grouped_by"] == ["player", "singletons", "player", "player"]
+    assert all(len(hand) == 10 - turn for turn, hands in enumerate(record.log["hands"]) for hand in hands)
 
 
 def test_a_player_cannot_see_another_players_hand(sessions):
@@ -89,18 +89,15 @@ def test_same_seed_same_games_and_different_seed_different_games(sessions):
     ids = [e.id for e in pool]
 
     def tournament(seed, jobs):
-        seatings = runner.schedule(ids, 6, seed)
-        return [asdict(r) for r in runner.run_games(seatings, pool, FAST, REF, sessions, jobs=jobs)]
+        seatings = runner.schedule(ids, 6, seed, GO.seats)
+        return [asdict(r) for r in runner.run_games(seatings, pool, GO, FAST, sessions, jobs=jobs)]
 
     def strip(records):  # timings differ from run to run; everything else must not
         for r in records:
             r.pop("play_time_s")
-            for turn in r["moves"]:
-                for m in turn:
-                    m.pop("time_s")
         return records
 
     first = strip(tournament(5, 1))
     assert strip(tournament(5, 2)) == first
     other = strip(tournament(6, 1))
-    assert [r["discards"] for r in other] != [r["discards"] for r in first]
+    assert [r["log"]["discards"] for r in other] != [r["log"]["discards"] for r in first]

@@ -1,6 +1,10 @@
-"""Tournament mode for COMP10001-Go: students' players play real games against each other.
+"""Tournaments: students' players of a game play real games against each other (and bots).
 
-config (the spec's ``tournament:`` block) -> runner (seatings from the seed, workers with
-sandbox slots) -> referee (one game by the rules, faults caught and recorded) -> standings
-(ratings, figures) -> leaderboard (writers).  ``grader tournament`` lives in :mod:`.cli`.
+The engine knows no game.  A spec names its game plug-in (``tournament.game``, beside the
+spec like its reference); :mod:`.game` is the interface it implements (rules, referee,
+legal moves, scoring, bots, options).  config (the spec's block, the plug-in loaded and its
+options checked) -> runner (seatings from the seed, workers with sandbox slots) -> match
+(one game on the engine's table: calls, clocks, faults) -> results (games kept in the store)
+-> standings (openskill ratings with intervals) -> leaderboard (writers).  ``grader
+tournament`` lives in :mod:`.cli`.
 """

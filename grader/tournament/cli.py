@@ -1,7 +1,8 @@
 """``grader tournament``: students' players play real games against each other (and bots).
 
-Reads like the pipeline: load spec and tournament block -> find and load players ->
-seat games from the seed -> play (sandboxed, in parallel) -> standings -> write and show.
+Reads like the pipeline: load spec, tournament block and game plug-in -> find and load
+players -> seat games from the seed -> play (sandboxed, in parallel; games already in the
+store are read back) -> standings -> write and show.
 """
 from __future__ import annotations
 
@@ -10,35 +11,55 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
-from grader.tournament.config import BOT_NAMES, TournamentConfig, load_config
-from grader.tournament.referee import GameRecord
+from grader.tournament.config import TournamentConfig
+from grader.tournament.game import Game
+from grader.tournament.match import GameRecord
+
+
+def _games(value: str | None, config: TournamentConfig) -> int | str:
+    if value is None:
+        return config.games
+    if value == "auto":
+        return value
+    try:
+        number = int(value)
+    except ValueError:
+        raise GraderError(f"--games: expected a number of games or 'auto', not {value!r}", exit_code=ExitCode.USAGE) from None
+    if number < 1:
+        raise GraderError("--games must be at least 1, or 'auto'", exit_code=ExitCode.USAGE)
+    return number
 
 
 def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("targets", nargs="*", metavar="TARGET", help="player files, folders, or folders of submissions")
-    p.add_argument("--games", type=int, default=None, help="games to play (default: the spec's tournament.games)")
+    p.add_argument("--games", default=None,
+                   help="games to play, or 'auto': until the order of adjacent entrants is settled (default: the spec's tournament.games)")
+    p.add_argument("--max-games", type=int, default=None, help="the budget of --games auto (default: the spec's tournament.max_games)")
     p.add_argument("--seed", type=int, default=None, help="tournament seed (default: the spec's tournament.seed)")
-    p.add_argument("--out", type=Path, default=Path("tournament"), help="output folder (default: tournament)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="games played in parallel, each worker with its own sandbox slots (4 to 16)")
-    p.add_argument("--bots", default=None, help=f"built-in opponents, comma separated ({', '.join(BOT_NAMES)}) or 'none'")
+    p.add_argument("--out", type=Path, default=Path("tournament"),
+                   help="output folder (default: tournament); its store keeps every game, so a rerun plays only what changed")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="games played in parallel, each worker with its own sandbox slots")
+    p.add_argument("--bots", default=None, help="built-in opponents of the game, comma separated, or 'none' (default: the spec's)")
     p.add_argument("--replay", type=int, default=None, metavar="GAME", help="replay game GAME move by move (same players, seed and bots)")
     p.add_argument("--unsafe", action="store_true", help="run several students' players without a sandbox (trusted code only)")
 
 
-def _bots(value: str | None, config: TournamentConfig) -> list[str]:
+def _bots(value: str | None, config: TournamentConfig, game: Game) -> list[str]:
+    offered = game.bots()
     if value is None:
-        return list(config.bots)
+        return list(config.bots if config.bots is not None else game.default_bots)
     names = [n.strip().removeprefix("bot:") for n in value.split(",") if n.strip()]
     if names in (["none"], []):
         return []
-    unknown = [n for n in names if n not in BOT_NAMES]
+    unknown = [n for n in names if n not in offered]
     if unknown:
-        raise GraderError(f"--bots: unknown bot {', '.join(unknown)}", hint=f"choose from {', '.join(BOT_NAMES)}", exit_code=ExitCode.USAGE)
+        raise GraderError(f"--bots: unknown bot {', '.join(unknown)}", hint=f"{game.title} offers {', '.join(offered) or 'no bots'}",
+                          exit_code=ExitCode.USAGE)
     return list(dict.fromkeys(names))
 
 
@@ -65,7 +86,7 @@ class GameProgress:
     def advance(self, record: GameRecord) -> None:
         self.done += 1
         best = max(range(len(record.scores)), key=lambda s: record.scores[s])
-        last = f"game {record.game}: {record.entrants[best]} {record.scores[best]}"
+        last = f"game {record.game}: {record.entrants[best]} {record.scores[best]:g}"
         if self._bar is not None:
             self._bar.update(self._task, advance=1, last=last)
         elif self.done % self._every == 0 or self.done == self.total:
@@ -76,32 +97,40 @@ class GameProgress:
             self._bar.__exit__(*exc)
 
 
-@command("tournament", "play students' COMP10001-Go players against each other and built-in bots", _args)
+@command("tournament", "play students' players of a game against each other and the game's bots", _args)
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from grader.spec.loader import load_spec, load_trusted_module
+    from dataclasses import replace
+
+    from grader.spec.loader import load_spec
+    from grader.store import Store
     from grader.submissions import discover
     from grader.tournament import runner
+    from grader.tournament.config import load_config, load_game
     from grader.tournament.leaderboard import Tournament, format_replay, print_table, write_all
+    from grader.tournament.results import GameStore
     from grader.tournament.standings import standings
 
     spec = load_spec(args.spec)
     if "tournament" not in spec.raw:
         raise GraderError(f"{args.spec} defines no tournament (the spec has no `tournament:` block)",
-                          hint="tournaments are for games such as specs/comp10001go.yaml", exit_code=ExitCode.USAGE)
+                          hint="a tournament spec names its game: tournament: {game: ../reference/x_game.py}", exit_code=ExitCode.USAGE)
     config = load_config(spec.path, spec.raw)
-    if spec.reference is None:
-        raise GraderError(f"{args.spec} names no reference: the referee scores with its comp10001go_score_grouping", exit_code=ExitCode.USAGE)
-    reference = load_trusted_module(spec.reference, "reference")
-    bots = _bots(args.bots, config)
-    games = args.games if args.games is not None else config.games
+    if args.max_games is not None:
+        if args.max_games < 1:
+            raise GraderError("--max-games must be at least 1", exit_code=ExitCode.USAGE)
+        config = replace(config, max_games=args.max_games)
+    game = load_game(spec.path, config)
+    bots = _bots(args.bots, config, game)
+    games = _games(args.games, config)
     seed = args.seed if args.seed is not None else config.seed
-    if games < 1 or args.jobs < 1:
-        raise GraderError("--games and --jobs must be at least 1", exit_code=ExitCode.USAGE)
+    if args.jobs < 1:
+        raise GraderError("--jobs must be at least 1", exit_code=ExitCode.USAGE)
     submissions = discover(args.targets, spec.submission_files) if args.targets else []
     profile = resolve_profile(args, for_students=len(submissions) <= 1) if submissions else None
     open_session, close = runner.sandbox_sessions(profile)  # starts nothing until a student sits
+    store = Store(args.out) if args.replay is None else None
     try:
-        players, rejected = runner.check_entries(submissions, config, open_session)
+        players, rejected = runner.check_entries(submissions, game, open_session)
         for r in rejected:
             err(f"not entered: {r.id}: {r.reason}")
         if submissions and not players:
@@ -113,26 +142,49 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if args.replay is not None:
             if args.replay < 1:
                 raise GraderError("--replay: games are numbered from 1", exit_code=ExitCode.USAGE)
-            seating = runner.schedule(ids, args.replay, seed)[-1]
-            record = runner.run_games([seating], entrants, config, reference, open_session)[0]
-            sys.stdout.write(format_replay(record))
+            seating = runner.schedule(ids, args.replay, seed, game.seats)[-1]
+            record = runner.run_games([seating], entrants, game, config, open_session)[0]
+            sys.stdout.write(format_replay(game, record))
             return ExitCode.OK
-        seatings = runner.schedule(ids, games, seed)
+        assert store is not None
+        saved = GameStore(store, spec.assignment, game, config, entrants)
+        capacity = runner.slots_per_worker(len(players), game.seats)
         where = f"isolation: {profile.describe()}" if profile else "bots only"
-        err(f"tournament of {spec.assignment}: {len(players)} player(s) and {len(bots)} bot(s), {games} games, seed {seed}, {args.jobs} job(s); {where}")
+        budget = f"until settled (at most {config.max_games})" if games == "auto" else str(games)
+        err(f"tournament of {spec.assignment} ({game.title}): {len(players)} player(s) and {len(bots)} bot(s), "
+            f"{budget} games, seed {seed}, {args.jobs} job(s); {where}")
         start = time.perf_counter()
-        with GameProgress(len(seatings)) as progress:
-            records = runner.run_games(seatings, entrants, config, reference, open_session, jobs=args.jobs,
-                                       capacity=runner.slots_per_worker(len(players)), on_game=progress.advance)
+        with GameProgress(config.max_games if games == "auto" else int(games)) as progress:
+            def play(seatings: Sequence[runner.Seating]) -> list[GameRecord]:
+                known = saved.known(seatings)
+                for record in known.values():
+                    progress.advance(record)
+                by_game = {s.game: s for s in seatings}
+
+                def finished(record: GameRecord) -> None:
+                    saved.save(by_game[record.game], record)
+                    progress.advance(record)
+
+                todo = [s for s in seatings if s.game not in known]
+                return [*known.values(), *tables.run(todo, on_game=finished)]
+
+            with runner.Tables(entrants, game, config, open_session, jobs=args.jobs, capacity=capacity) as tables:
+                records = runner.play_tournament(ids, games, seed, game.seats, config, play)
         elapsed = time.perf_counter() - start
     finally:
         close()
-    settings = {"games": games, "seed": seed, "bots": bots, "move_time_limit": config.move_time_limit,
-                "group_time_limit": config.group_time_limit, "game_time_limit": config.game_time_limit,
-                "default_move": config.default_move, "rating": {"initial": config.rating_initial, "k": config.rating_k}}
-    result = Tournament(assignment=spec.assignment, seed=seed, standings=standings(records, ids, config), records=records,
+        if store is not None:
+            store.close()
+    settings = {"games": games, "max_games": config.max_games, "seed": seed, "bots": bots,
+                "move_time_limit": config.move_time_limit, "game_time_limit": config.game_time_limit,
+                "options": game.options, "rating": {"model": config.rating_model, "interval": config.rating_interval}}
+    result = Tournament(assignment=spec.assignment, game=game, seed=seed, confidence=config.rating_interval,
+                        standings=standings(records, ids, config), records=records,
                         rejected=[(r.id, r.reason) for r in rejected], settings=settings, replay_command=replay_cmd)
     written = write_all(result, args.out)
     print_table(result, sys.stdout)
-    err(f"played {len(records)} games in {elapsed:.1f} s ({len(records) / max(elapsed, 1e-9):.1f} games/s); {len(written)} files in {args.out}/")
+    played = sum(1 for r in records if not r.reused)
+    reused = f", {len(records) - played} reused from the store" if played < len(records) else ""
+    err(f"played {played} games in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s){reused}; "
+        f"{len(written)} files in {args.out}/")
     return ExitCode.OK

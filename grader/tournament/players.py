@@ -1,30 +1,19 @@
-"""Who sits at the table: the one interface the referee talks to, and its two kinds.
+"""Who sits at the table: the one interface the engine calls, and its two kinds.
 
-A :class:`Player` answers ``play`` and ``group`` with a :class:`Reply` (caught once, here,
-never as an exception).  :class:`SessionPlayer` forwards to a student's module loaded in a
-sandbox session; :class:`BotPlayer` runs a trusted built-in strategy in this process.
-Neither ever receives more than the referee hands it: its own hand and the public discards.
+A :class:`Player` answers a role's call with a :class:`Reply` (caught once, here, never as
+an exception).  :class:`SessionPlayer` forwards to a student's module loaded in a sandbox
+session; :class:`BotPlayer` runs a game's trusted built-in bot in this process.  Neither
+ever receives more than the referee hands it.
 """
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, Sequence, cast
+from typing import Any, Mapping, Protocol, Sequence, cast
 
-Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
-History = list[list[str]]
-MAX_DETAIL = 300
+from grader.tournament.game import Reply, Status, short
 
-
-@dataclass(frozen=True)
-class Reply:
-    """What a player answered: a value when ``status == "ok"``, else why not."""
-
-    status: Status
-    value: Any = None
-    time_s: float = 0.0
-    detail: str = ""
+BOT_PREFIX = "bot:"
 
 
 class Player(Protocol):
@@ -35,24 +24,18 @@ class Player(Protocol):
     def new_game(self, seed: int, seat: int) -> None:
         """Called before each game (bots reseed their randomness from it)."""
 
-    def play(self, history: History, player_no: int, hand: list[str], time_limit: float) -> Reply:
-        """The card to discard."""
-
-    def group(self, history: History, player_no: int, time_limit: float) -> Reply:
-        """The grouping of this player's discards."""
+    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
+        """The answer of this player's function for ``role``."""
 
 
-def short(text: Any, limit: int = MAX_DETAIL) -> str:
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def is_bot(entrant: str) -> bool:
+    return entrant.startswith(BOT_PREFIX)
 
 
 def _exception_line(exc: Any) -> str:
     """The last line of a traceback (``ValueError: ...``): what a student needs first."""
     if exc is None:
         return ""
-    if isinstance(exc, BaseException):
-        return f"{type(exc).__name__}: {exc}"
     if isinstance(exc, dict):
         kind, message = exc.get("type") or exc.get("name") or "", exc.get("message", "")
         return f"{kind}: {message}" if kind else str(message)
@@ -78,46 +61,36 @@ def reply_from_call(result: Any) -> Reply:
 class SessionPlayer:
     """A submission loaded once in its own sandbox session and called move by move."""
 
-    def __init__(self, entrant: str, session: Any, play_name: str, group_name: str):
+    def __init__(self, entrant: str, session: Any, names: Mapping[str, str]):
         self.entrant = entrant
         self.session = session
-        self.play_name = play_name
-        self.group_name = group_name
+        self.names = dict(names)  # role -> the function name this submission defines
 
     def new_game(self, seed: int, seat: int) -> None:
         pass
 
-    def play(self, history: History, player_no: int, hand: list[str], time_limit: float) -> Reply:
-        return reply_from_call(self.session.call(self.play_name, [history, player_no, hand], time_limit=time_limit))
-
-    def group(self, history: History, player_no: int, time_limit: float) -> Reply:
-        return reply_from_call(self.session.call(self.group_name, [history, player_no], time_limit=time_limit))
+    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
+        return reply_from_call(self.session.call(self.names[role], list(args), time_limit=time_limit))
 
 
 class BotPlayer:
-    """A built-in strategy (trusted) run in this process; see :mod:`grader.tournament.bots`."""
+    """A game's built-in bot (trusted) run in this process, seeded per game and seat."""
 
-    def __init__(self, entrant: str, strategy: Any):
+    def __init__(self, entrant: str, bot: Any):
         self.entrant = entrant
-        self.strategy = strategy
+        self.bot = bot
         self.rng = random.Random(0)
 
     def new_game(self, seed: int, seat: int) -> None:
         self.rng = random.Random(f"bot:{self.entrant}:{seed}:{seat}")
 
-    def _timed(self, fn: Any, *args: Any) -> Reply:
+    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
         start = time.perf_counter()
         try:
-            value = fn(*args)
+            value = getattr(self.bot, role)(*args, rng=self.rng)
         except Exception as exc:  # a bot bug must not stop the tournament either
             return Reply("error", None, time.perf_counter() - start, short(f"{type(exc).__name__}: {exc}"))
         return Reply("ok", value, time.perf_counter() - start)
-
-    def play(self, history: History, player_no: int, hand: list[str], time_limit: float) -> Reply:
-        return self._timed(self.strategy.play, history, player_no, hand, self.rng)
-
-    def group(self, history: History, player_no: int, time_limit: float) -> Reply:
-        return self._timed(self.strategy.group, history, player_no)
 
 
 def pick_name(candidates: Sequence[str], defined: Sequence[str] | None) -> str:

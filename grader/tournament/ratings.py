@@ -1,40 +1,64 @@
-"""A multiplayer Elo rating, computed from the pairwise results inside each game.
+"""Ratings with uncertainty, from the order of the seats in each game (openskill's Weng-Lin
+Bayesian models: Plackett-Luce by default).
 
-Every game is read as the 6 head-to-head matches between its seats: the higher score beats
-the lower, equal scores draw.  Each seat's rating moves by ``K / (seats - 1)`` times the sum of
-(result - expected) over its matches, all seats updated together after the game, games taken
-in game-number order (so the figure is reproducible).  A bot occupying two seats of one game
-does not play itself; its two seats' changes add up.
+Each game is one match: every seat a team of one, ranked by its score (equal scores tie).
+Each entrant's skill is a normal belief (``mu``, ``sigma``); the leaderboard shows ``mu``
+and the interval ``mu +- z * sigma`` for the spec's confidence (0.95 by default).  ``tau`` is
+0: skills do not drift during a tournament, so sigma only shrinks as evidence comes in.
+Games are taken in game-number order, so the figures are reproducible.  A bot occupying two
+seats of one game plays both: its two seats' changes add up.
+
+Two adjacent entrants are *settled* when the chance that the upper one is the stronger,
+``Phi((mu_a - mu_b) / sqrt(sigma_a^2 + sigma_b^2))``, reaches the confidence; ``--games auto``
+plays until every adjacent pair is settled.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, Iterable, Sequence
+
+MODELS = {"plackett-luce": "PlackettLuce", "bradley-terry": "BradleyTerryFull", "thurstone-mosteller": "ThurstoneMostellerFull"}
 
 
-def expected(r_a: float, r_b: float) -> float:
-    """The chance that a player rated ``r_a`` beats one rated ``r_b``."""
-    return 1.0 / (1.0 + 10.0 ** ((r_b - r_a) / 400.0))
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    def interval(self, confidence: float) -> tuple[float, float]:
+        z = NormalDist().inv_cdf(0.5 + confidence / 2)
+        return self.mu - z * self.sigma, self.mu + z * self.sigma
 
 
-def update(ratings: Mapping[str, float], entrants: Sequence[str], scores: Sequence[int], k: float) -> dict[str, float]:
-    """The ratings after one game (a new dict; ``ratings`` is not changed)."""
-    n = len(entrants)
-    change = {e: 0.0 for e in entrants}
-    for i in range(n):
-        for j in range(n):
-            if i == j or entrants[i] == entrants[j]:
-                continue
-            result = 1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0
-            change[entrants[i]] += k / (n - 1) * (result - expected(ratings[entrants[i]], ratings[entrants[j]]))
-    out = dict(ratings)
-    for e, delta in change.items():
-        out[e] += delta
-    return out
+def _model(name: str) -> Any:
+    import openskill.models
+
+    return getattr(openskill.models, MODELS[name])(tau=0.0)
 
 
-def elo(games: Iterable[tuple[Sequence[str], Sequence[int]]], entrants: Iterable[str], *, initial: float = 1500.0, k: float = 32.0) -> dict[str, float]:
-    """Final ratings after ``games`` (pairs of seat entrants and seat scores, in order)."""
-    ratings = {e: float(initial) for e in entrants}
+def rate(games: Iterable[tuple[Sequence[str], Sequence[float]]], entrants: Iterable[str], *,
+         model: str = "plackett-luce") -> dict[str, Rating]:
+    """Each entrant's rating after ``games`` (pairs of seat entrants and seat scores, in order)."""
+    m = _model(model)
+    ratings = {e: m.rating(name=e) for e in entrants}
     for seated, scores in games:
-        ratings = update(ratings, seated, scores, k)
-    return ratings
+        before = [ratings[e] for e in seated]
+        teams = [[m.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+        after = m.rate(teams, scores=list(scores))
+        merged: dict[str, tuple[float, float]] = {}
+        for e, old, (new,) in zip(seated, before, after):
+            mu, var = merged.get(e, (old.mu, old.sigma ** 2))
+            # Several seats of one entrant: mu moves by every seat's change, and each seat's
+            # evidence shrinks the variance by its own factor.
+            merged[e] = (mu + new.mu - old.mu, var * (new.sigma ** 2 / old.sigma ** 2))
+        for e, (mu, var) in merged.items():
+            ratings[e] = m.rating(mu=mu, sigma=var ** 0.5)
+    return {e: Rating(r.mu, r.sigma) for e, r in ratings.items()}
+
+
+def chance_above(upper: Rating, lower: Rating) -> float:
+    """The chance that ``upper`` is truly the stronger of the two."""
+    spread = (upper.sigma ** 2 + lower.sigma ** 2) ** 0.5
+    return NormalDist().cdf((upper.mu - lower.mu) / spread) if spread > 0 else float(upper.mu > lower.mu)
+

@@ -1,13 +1,13 @@
 """The tournament: who plays whom (reproducibly from one seed) and games run in parallel.
 
-Seating: with 4 or more entrants each game seats the 4 who have played least so far (ties
-broken by the seeded generator) in a shuffled seat order; with fewer, every entrant sits and
-the bots fill the empty seats (a bot may take two seats).  Game ``g`` has its own seed,
+Seating: with at least as many entrants as the game has seats, each game seats those who
+have played least so far (ties broken by the seeded generator) in a shuffled seat order;
+with fewer, every entrant sits and the bots fill the empty seats (a bot may take two seats).  Game ``g`` has its own seed,
 derived from the tournament seed and ``g`` alone, so any game can be replayed on its own.
 
 Each worker (``--jobs``) is a thread that owns an :class:`Arena`: its own sandbox slots, one
 live session per slot, a student's session kept alive for as long as the slot is not needed
-for somebody else (least recently seated goes first).  The four seats of a game think at the
+for somebody else (least recently seated goes first).  The seats of a game may think at the
 same time (they are separate processes), which is where most of the speed comes from.
 Results are deterministic for players whose answers depend only on their arguments, as the
 handout requires; a player keeping state between calls may see games in another order with
@@ -21,16 +21,15 @@ import random
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, Callable, ContextManager, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, ContextManager, Mapping, Sequence
 
 from grader.errors import ExitCode, GraderError
 from grader.submissions import Submission
-from grader.tournament.bots import PREFIX, is_bot, make_bot
 from grader.tournament.config import TournamentConfig
-from grader.tournament.players import Player, SessionPlayer, pick_name
-from grader.tournament.referee import SEATS, GameRecord, play_game
+from grader.tournament.game import Game
+from grader.tournament.match import GameRecord, play_game
+from grader.tournament.players import BOT_PREFIX, BotPlayer, Player, SessionPlayer, is_bot, pick_name
 
 FIRST_SLOT = 100  # clear of the slots `grader grade` uses (0..jobs-1) and the probe's (999)
 
@@ -41,8 +40,7 @@ class Entrant:
 
     id: str
     submission: Submission | None = None
-    play_name: str = "comp10001go_play"
-    group_name: str = "comp10001go_group"
+    names: Mapping[str, str] = field(default_factory=dict)  # role -> the function the submission defines
 
     @property
     def is_bot(self) -> bool:
@@ -64,29 +62,29 @@ class Rejected:
 
 def game_seed(seed: int, game: int) -> int:
     """The seed of game ``game``, a function of the tournament seed and the game number only."""
-    digest = hashlib.sha256(f"comp10001go:{seed}:{game}".encode()).digest()
+    digest = hashlib.sha256(f"game:{seed}:{game}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def schedule(entrants: Sequence[str], games: int, seed: int) -> list[Seating]:
-    """The seatings of ``games`` games; game ``g`` depends only on the games before it."""
+def schedule(entrants: Sequence[str], games: int, seed: int, seats: int) -> list[Seating]:
+    """The seatings of ``games`` games of ``seats`` seats; game ``g`` depends only on the games before it."""
     if not entrants:
         raise GraderError("no players for the tournament", exit_code=ExitCode.USAGE)
     bots = [e for e in entrants if is_bot(e)]
-    if len(entrants) < SEATS and not bots:
-        raise GraderError(f"a game needs {SEATS} players and only {len(entrants)} entered",
-                          hint="add built-in opponents with --bots random,greedy,reference", exit_code=ExitCode.USAGE)
+    if len(entrants) < seats and not bots:
+        raise GraderError(f"a game needs {seats} players and only {len(entrants)} entered",
+                          hint="add built-in opponents with --bots", exit_code=ExitCode.USAGE)
     rng = random.Random(f"seating:{seed}")
     played = {e: 0 for e in entrants}
     out = []
     for g in range(1, games + 1):
-        if len(entrants) >= SEATS:
+        if len(entrants) >= seats:
             order = sorted(entrants, key=lambda e: (played[e], rng.random()))
-            table = order[:SEATS]
+            table = order[:seats]
         else:
             table = list(entrants)
             fill = sorted(bots, key=lambda e: (played[e], rng.random()))
-            while len(table) < SEATS:
+            while len(table) < seats:
                 table.append(fill[(len(table) - len(entrants)) % len(fill)])
         rng.shuffle(table)
         for e in table:
@@ -128,14 +126,15 @@ class Arena:
     """One worker's table: slots ``first_slot .. first_slot + capacity - 1``, each holding at
     most one live session, and the players for a seating."""
 
-    def __init__(self, entrants: dict[str, Entrant], open_session: SessionFactory, reference: ModuleType,
-                 *, first_slot: int, capacity: int = SEATS):
+    def __init__(self, entrants: dict[str, Entrant], open_session: SessionFactory, game: Game,
+                 *, first_slot: int, capacity: int = 0):
         self.entrants = entrants
         self.open_session = open_session
-        self.reference = reference
-        self.free = list(range(first_slot, first_slot + max(SEATS, capacity)))
+        self.game = game
+        self.bots = game.bots()
+        self.free = list(range(first_slot, first_slot + max(game.seats, capacity)))
         self.live: OrderedDict[str, tuple[int, Any]] = OrderedDict()  # entrant -> (slot, session), LRU first
-        self.executor = ThreadPoolExecutor(SEATS, thread_name_prefix="seat")
+        self.executor = ThreadPoolExecutor(game.seats, thread_name_prefix="seat")
 
     def _session(self, entrant: Entrant, keep: set[str]) -> Any:
         if entrant.id in self.live:
@@ -165,13 +164,13 @@ class Arena:
         for e in seating.entrants:
             entrant = self.entrants[e]
             if entrant.is_bot:
-                out.append(make_bot(e, self.reference))
+                out.append(BotPlayer(e, self.bots[e[len(BOT_PREFIX):]]()))
             else:
-                out.append(SessionPlayer(e, self._session(entrant, keep), entrant.play_name, entrant.group_name))
+                out.append(SessionPlayer(e, self._session(entrant, keep), entrant.names))
         return out
 
     def play(self, seating: Seating, config: TournamentConfig) -> GameRecord:
-        return play_game(self.players(seating), seating.seed, config, self.reference, game=seating.game, executor=self.executor)
+        return play_game(self.game, self.players(seating), seating.seed, config, number=seating.game, executor=self.executor)
 
     def close(self) -> None:
         try:
@@ -191,8 +190,9 @@ class Arena:
         self.close()
 
 
-def check_entries(submissions: Sequence[Submission], config: TournamentConfig, open_session: SessionFactory) -> tuple[list[Entrant], list[Rejected]]:
-    """Load each submission once; keep those that import and define a play and a group function."""
+def check_entries(submissions: Sequence[Submission], game: Game, open_session: SessionFactory) -> tuple[list[Entrant], list[Rejected]]:
+    """Load each submission once; keep those that import and define a function for every role."""
+    roles = game.roles()
     ok, rejected = [], []
     for sub in submissions:
         if sub.problems:
@@ -205,66 +205,112 @@ def check_entries(submissions: Sequence[Submission], config: TournamentConfig, o
             where = f" (line {load.lineno})" if load.lineno else ""
             rejected.append(Rejected(sub.id, f"{sub.main} did not load: {load.kind}{where}: {load.message}"))
             continue
-        names = set(load.names)
-        play = [n for n in config.play_function if n in names]
-        group = [n for n in config.group_function if n in names]
-        if not play or not group:
-            missing = [" or ".join(c) for c, found in ((config.play_function, play), (config.group_function, group)) if not found]
+        defined = set(load.names)
+        missing = [" or ".join(role.names) for role in roles.values() if not defined.intersection(role.names)]
+        if missing:
             rejected.append(Rejected(sub.id, f"{sub.main} defines no {' and no '.join(missing)}"))
             continue
-        ok.append(Entrant(sub.id, sub, pick_name(config.play_function, play), pick_name(config.group_function, group)))
+        names = {name: pick_name(role.names, [n for n in role.names if n in defined]) for name, role in roles.items()}
+        ok.append(Entrant(sub.id, sub, names))
     return ok, rejected
 
 
-def slots_per_worker(students: int, most: int = 16) -> int:
+def slots_per_worker(students: int, seats: int, most: int = 16) -> int:
     """Slots per worker: enough to keep every student's session warm in a small class (a
     session restart costs a fork and an import, ~2.5x slower at 12 students on 4 slots), at
     most ``most`` (each slot is a zygote and a child process)."""
-    return max(SEATS, min(students, most))
+    return max(seats, min(students, most))
 
 
 def bot_entrants(names: Sequence[str]) -> list[Entrant]:
-    return [Entrant(PREFIX + n) for n in names]
+    return [Entrant(BOT_PREFIX + n) for n in names]
 
 
-def run_games(seatings: Sequence[Seating], entrants: Sequence[Entrant], config: TournamentConfig, reference: ModuleType,
-              open_session: SessionFactory, *, jobs: int = 1, capacity: int = SEATS,
-              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
-    """Play every seating; ``jobs`` workers each with ``capacity`` slots.  Records in game order."""
-    by_id = {e.id: e for e in entrants}
-    todo: queue.Queue[Seating | None] = queue.Queue()
-    for seating in seatings:
-        todo.put(seating)
-    jobs = max(1, min(jobs, len(seatings) or 1))
-    records: list[GameRecord] = []
-    failures: list[BaseException] = []
-    lock = threading.Lock()
+class Tables:
+    """The workers of a tournament (``jobs`` arenas of ``capacity`` slots each), kept for all
+    its rounds so that sessions stay warm between them."""
 
-    def worker(index: int) -> None:
-        try:
-            with Arena(by_id, open_session, reference, first_slot=FIRST_SLOT + 1 + index * max(SEATS, capacity), capacity=capacity) as arena:
+    def __init__(self, entrants: Sequence[Entrant], game: Game, config: TournamentConfig, open_session: SessionFactory,
+                 *, jobs: int = 1, capacity: int = 0):
+        by_id = {e.id: e for e in entrants}
+        width = max(game.seats, capacity)
+        self.game, self.config = game, config
+        self.arenas = [Arena(by_id, open_session, game, first_slot=FIRST_SLOT + 1 + i * width, capacity=capacity)
+                       for i in range(max(1, jobs))]
+
+    def run(self, seatings: Sequence[Seating], on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+        """Play every seating; records in game order."""
+        todo: queue.Queue[Seating] = queue.Queue()
+        for seating in seatings:
+            todo.put(seating)
+        records: list[GameRecord] = []
+        failures: list[BaseException] = []
+        lock = threading.Lock()
+
+        def worker(arena: Arena) -> None:
+            try:
                 while not failures:
                     try:
                         seating = todo.get_nowait()
                     except queue.Empty:
                         return
-                    assert seating is not None
-                    record = arena.play(seating, config)
+                    record = arena.play(seating, self.config)
                     with lock:
                         records.append(record)
                         if on_game is not None:
                             on_game(record)
-        except BaseException as exc:  # reported by the caller's thread, never lost
-            failures.append(exc)
+            except BaseException as exc:  # reported by the caller's thread, never lost
+                failures.append(exc)
 
-    if jobs == 1:
-        worker(0)
-    else:
-        threads = [threading.Thread(target=worker, args=(i,), name=f"tournament-{i}", daemon=True) for i in range(jobs)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    if failures:
-        raise failures[0]
+        busy = self.arenas[: max(1, min(len(self.arenas), len(seatings)))]
+        if len(busy) == 1:
+            worker(busy[0])
+        else:
+            threads = [threading.Thread(target=worker, args=(a,), name=f"tournament-{i}", daemon=True) for i, a in enumerate(busy)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        if failures:
+            raise failures[0]
+        return sorted(records, key=lambda r: r.game)
+
+    def close(self) -> None:
+        for arena in self.arenas:
+            arena.close()
+
+    def __enter__(self) -> "Tables":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_games(seatings: Sequence[Seating], entrants: Sequence[Entrant], game: Game, config: TournamentConfig,
+              open_session: SessionFactory, *, jobs: int = 1, capacity: int = 0,
+              on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play every seating on fresh tables; records in game order."""
+    with Tables(entrants, game, config, open_session, jobs=max(1, min(jobs, len(seatings) or 1)), capacity=capacity) as tables:
+        return tables.run(seatings, on_game)
+
+
+def play_tournament(ids: Sequence[str], games: int | str, seed: int, seats: int, config: TournamentConfig,
+                    play: Callable[[Sequence[Seating]], list[GameRecord]]) -> list[GameRecord]:
+    """All the games of a tournament.  ``games == "auto"`` plays in rounds (the first gives each
+    entrant about two games, each later one a quarter more games) until every adjacent pair
+    of the standings is settled at the spec's confidence, or ``config.max_games`` are played."""
+    from grader.tournament.standings import standings, unsettled_pairs
+
+    if games != "auto":
+        return play(schedule(ids, int(games), seed, seats))
+    first = max(8, -(-2 * len(ids) // seats))
+    records: list[GameRecord] = []
+    done = 0
+    while done < config.max_games:
+        # Rounds grow with the games played, so the ratings are recomputed a few dozen times at most.
+        target = min(config.max_games, done + max(first, done // 4))
+        records += play(schedule(ids, target, seed, seats)[done:])
+        done = target
+        if not unsettled_pairs(standings(records, ids, config), config.rating_interval):
+            break
     return sorted(records, key=lambda r: r.game)

@@ -1,0 +1,116 @@
+"""One game: the engine's side of the table around a game's referee.
+
+The referee (the plug-in's :meth:`Game.play`) decides what to ask and whether an answer is
+legal; this module makes the calls, keeps each seat's clock (a per-call limit and a budget
+over the whole game: a seat whose budget is spent is not called again and gets a
+``game-time`` reply), lets the seats think at the same time, records faults with the
+arguments of the call, and turns the referee's :class:`Outcome` into a :class:`GameRecord`.
+Winners are the top scores; tied winners share the win, each getting ``1/k`` of it.
+"""
+from __future__ import annotations
+
+import random
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from grader.tournament.config import TournamentConfig
+from grader.tournament.game import Fault, Game, Outcome, Reply, shown
+from grader.tournament.players import Player
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything that happened in one game; plain data, written as one JSON line."""
+
+    game: int
+    seed: int
+    entrants: tuple[str, ...]  # by seat
+    scores: list[float]
+    wins: list[float]  # share of the win per seat (1, 1/k for k tied winners, or 0)
+    faults: list[Fault] = field(default_factory=list)
+    play_time_s: list[float] = field(default_factory=list)  # per seat, over the calls made
+    play_calls: list[int] = field(default_factory=list)
+    log: dict[str, Any] = field(default_factory=dict)  # the game's own record (see Outcome.log)
+    reused: bool = field(default=False, compare=False)  # read from the store, not played now
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(list(self.scores), self.log)
+
+
+def shared_wins(scores: Sequence[float]) -> list[float]:
+    top = max(scores)
+    winners = [s for s, score in enumerate(scores) if score == top]
+    return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(scores))]
+
+
+class _Seat:
+    """Per-game bookkeeping of one seat's time budget."""
+
+    def __init__(self, player: Player, budget: float):
+        self.player = player
+        self.left = budget
+        self.time_s = 0.0
+        self.calls = 0
+
+
+class GameTable:
+    """The :class:`~grader.tournament.game.Table` a referee plays one game on."""
+
+    def __init__(self, game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *,
+                 number: int = 0, executor: Executor | None = None):
+        self.game, self.seed, self.config, self.number, self.executor = game, seed, config, number, executor
+        self.seats = len(players)
+        self.entrants = tuple(p.entrant for p in players)
+        self._seats = [_Seat(p, config.game_time_limit) for p in players]
+        self._roles = game.roles()
+        self.faults: list[Fault] = []
+        self._out_of_time = f"the player's {config.game_time_limit:g} s for the game were used up"
+
+    def ask(self, seat: int, role: str, args: Sequence[Any]) -> Reply:
+        s = self._seats[seat]
+        if s.left <= 0:
+            return Reply("game-time", detail=self._out_of_time)
+        limit = self._roles[role].time_limit or self.config.move_time_limit
+        reply = s.player.call(role, args, min(limit, s.left))
+        s.left -= reply.time_s
+        s.time_s += reply.time_s
+        s.calls += 1
+        return reply
+
+    def ask_all(self, calls: Sequence[tuple[int, str, Sequence[Any]]]) -> list[Reply]:
+        if self.executor is None or len(calls) < 2:
+            return [self.ask(*c) for c in calls]
+        futures = [self.executor.submit(self.ask, *c) for c in calls]
+        return [f.result() for f in futures]
+
+    def fault(self, seat: int, role: str, turn: int | None, kind: str, detail: str, reply: Reply,
+              args: Sequence[Any], replaced_by: Any = None) -> None:
+        params = self._roles[role].params
+        call = {name: value for name, value in zip(params, args)} if len(params) == len(args) else {"args": list(args)}
+        returned = shown(reply.value) if reply.ok else ""
+        self.faults.append(Fault(self.number, self.seed, seat, self.entrants[seat], role, turn, kind, detail,
+                                 returned, replaced_by, call))
+
+    def rng(self, *parts: Any) -> random.Random:
+        return random.Random(":".join(map(str, ("default", self.seed, *parts))))
+
+    def record(self, outcome: Outcome) -> GameRecord:
+        if len(outcome.scores) != self.seats:
+            raise ValueError(f"the referee scored {len(outcome.scores)} seats of {self.seats}")
+        return GameRecord(game=self.number, seed=self.seed, entrants=self.entrants, scores=list(outcome.scores),
+                          wins=shared_wins(outcome.scores), faults=list(self.faults),
+                          play_time_s=[s.time_s for s in self._seats], play_calls=[s.calls for s in self._seats],
+                          log=outcome.log)
+
+
+def play_game(game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *,
+              number: int = 0, executor: Executor | None = None) -> GameRecord:
+    """Play one full game; ``executor`` lets the seats think at the same time."""
+    if len(players) != game.seats:
+        raise ValueError(f"a game needs {game.seats} players, not {len(players)}")
+    for s, p in enumerate(players):
+        p.new_game(seed, s)
+    table = GameTable(game, players, seed, config, number=number, executor=executor)
+    return table.record(game.play(table, seed))

@@ -1,0 +1,2 @@
+def nim_move(heaps)
+    return [0, 1]
