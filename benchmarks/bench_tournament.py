@@ -4,7 +4,7 @@ The four players are reference-like students: copies of reference/comp10001go.py
 as four different submission files, each in its own sandbox session (no bots, so every one
 of the 44 calls of a game crosses the sandbox boundary).  Prints games/s for each --jobs
 value (several games in parallel, each worker with its own 4 sandbox slots) and whether the
-target (>= 20 games/s) is met.
+target (>= 100 games/s, issue #17) is met.
 Run: python benchmarks/bench_tournament.py [--games 200] [--jobs 1,2,4]
 """
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.spec.loader import load_trusted_module  # noqa: E402
 from grader.submissions import discover  # noqa: E402
 from grader.tournament import runner  # noqa: E402
 from grader.tournament.config import TournamentConfig  # noqa: E402
+from grader.tournament.game import game_class  # noqa: E402
 
-TARGET = 20.0
+TARGET = 100.0
 
 
 def main() -> int:
@@ -35,27 +35,29 @@ def main() -> int:
     parser.add_argument("--students", type=int, default=4, help="players in the pool (4 seats per game)")
     parser.add_argument("--capacity", type=int, default=4, help="sandbox slots per worker")
     args = parser.parse_args()
-    reference = load_trusted_module(ROOT / "reference" / "comp10001go.py", "reference")
+    game = game_class(ROOT / "reference" / "comp10001go_game.py")({})
     source = (ROOT / "reference" / "comp10001go.py").read_text()
     config = TournamentConfig()
+    best = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.students):
             (Path(tmp) / f"student{n:03d}.py").write_text(source)
         submissions = discover([tmp], ["comp10001go.py"])
         open_session, close = runner.sandbox_sessions()
         try:
-            entrants, rejected = runner.check_entries(submissions, config, open_session)
+            entrants, rejected = runner.check_entries(submissions, game, open_session)
             assert not rejected and len(entrants) == args.students, rejected
-            seatings = runner.schedule([e.id for e in entrants], args.games, args.seed)
+            seatings = runner.schedule([e.id for e in entrants], args.games, args.seed, game.seats)
             print(f"{args.games} games, {args.students} sandboxed reference-like players, {args.capacity} slots per worker, "
                   "44 sandboxed calls per game")
             baseline = None
             for jobs in [int(j) for j in args.jobs.split(",")]:
                 # Warm up the workers' slots (zygote start + module import) outside the timing.
-                runner.run_games(seatings[: 2 * jobs], entrants, config, reference, open_session, jobs=jobs, capacity=args.capacity)
-                start = time.perf_counter()
-                records = runner.run_games(seatings, entrants, config, reference, open_session, jobs=jobs, capacity=args.capacity)
-                elapsed = time.perf_counter() - start
+                with runner.Tables(entrants, game, config, open_session, jobs=jobs, capacity=args.capacity) as tables:
+                    tables.run(seatings[: 2 * jobs])
+                    start = time.perf_counter()
+                    records = tables.run(seatings)
+                    elapsed = time.perf_counter() - start
                 kinds = Counter(f.kind for r in records for f in r.faults)
                 faults = ", ".join(f"{n} {k}" for k, n in kinds.most_common()) or "no"
                 first = next((f for r in records for f in r.faults), None)
@@ -63,11 +65,12 @@ def main() -> int:
                     faults += f"; first: {first.entrant} game {first.game} turn {first.turn}: {first.detail}"
                 rate = len(records) / elapsed
                 baseline = baseline or rate
+                best = max(best, rate)
                 print(f"  --jobs {jobs}: {rate:6.1f} games/s  ({1000 * elapsed / len(records):.1f} ms/game, "
                       f"x{rate / baseline:.2f} vs first, {faults} faults)")
         finally:
             close()
-    print(f"target >= {TARGET:g} games/s: {'met' if baseline and baseline >= TARGET else 'NOT met'} (at --jobs 1)")
+    print(f"target >= {TARGET:g} games/s: {'met' if best >= TARGET else 'NOT met'} (best {best:.1f} games/s)")
     return 0
 
 

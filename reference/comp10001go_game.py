@@ -129,20 +129,26 @@ class ReferenceBot(_Bot):
 
 
 # ------------------------------------------------------------------ the game
+#: The game's own options (``tournament.options``), and its bots by name: plain module
+#: attributes, so the spec loader can check a spec without building a game.
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "reference": ReferenceBot}
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "default_move": {"enum": ["first", "lowest", "random"], "description": "card played in place of an illegal move"},
+        "group_time_limit": {"type": "number", "exclusiveMinimum": 0, "description": "seconds for the call of the group function"},
+        "play_function": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "group_function": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+    },
+}
+
+
 class Comp10001Go(Game):
     title = "COMP10001-Go"
     seats = SEATS
     default_bots = ("random", "greedy", "reference")
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "default_move": {"enum": ["first", "lowest", "random"], "description": "card played in place of an illegal move"},
-            "group_time_limit": {"type": "number", "exclusiveMinimum": 0, "description": "seconds for the call of the group function"},
-            "play_function": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-            "group_function": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        },
-    }
+    options_schema = OPTIONS_SCHEMA
 
     def roles(self) -> dict[str, Role]:
         o = self.options
@@ -154,7 +160,7 @@ class Comp10001Go(Game):
         }
 
     def bots(self) -> dict[str, type]:
-        return {"random": RandomBot, "greedy": GreedyBot, "reference": ReferenceBot}
+        return dict(BOTS)
 
     def play(self, table: Table, seed: int) -> Outcome:
         how = self.options.get("default_move", "first")

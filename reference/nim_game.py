@@ -62,25 +62,31 @@ class OptimalBot:
         return REFERENCE.nim_move(heaps)
 
 
+#: The game's own options (``tournament.options``), and its bots by name: plain module
+#: attributes, so the spec loader can check a spec without building a game.
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "optimal": OptimalBot}
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "heaps": {"type": "integer", "minimum": 1, "maximum": 10, "description": "heaps in a game"},
+        "largest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "most objects in a heap at the deal"},
+        "on_illegal": {"enum": ["forfeit", "default"], "description": "what an illegal move costs"},
+    },
+}
+
+
 class Nim(Game):
     title = "Nim"
     seats = 2
     default_bots = ("random", "greedy", "optimal")
-    options_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "heaps": {"type": "integer", "minimum": 1, "maximum": 10, "description": "heaps in a game"},
-            "largest": {"type": "integer", "minimum": 1, "maximum": 100, "description": "most objects in a heap at the deal"},
-            "on_illegal": {"enum": ["forfeit", "default"], "description": "what an illegal move costs"},
-        },
-    }
+    options_schema = OPTIONS_SCHEMA
 
     def roles(self) -> dict[str, Role]:
         return {"move": Role(("nim_move",), ("heaps",))}
 
     def bots(self) -> dict[str, type]:
-        return {"random": RandomBot, "greedy": GreedyBot, "optimal": OptimalBot}
+        return dict(BOTS)
 
     def play(self, table: Table, seed: int) -> Outcome:
         heaps = deal(seed, int(self.options.get("heaps", 3)), int(self.options.get("largest", 7)))

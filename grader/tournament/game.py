@@ -1,7 +1,9 @@
 """The game plug-in interface: what a course writes, beside its spec, to run a tournament.
 
 A spec names its game with ``tournament: {game: ../reference/x_game.py}``.  That module
-defines ``GAME``, a subclass of :class:`Game`, which owns everything about the game: the
+defines ``GAME``, a subclass of :class:`Game`, and the plain attributes ``OPTIONS_SCHEMA``
+and ``BOTS`` (what the spec loader checks a spec against without building a game).  The
+game owns everything about itself: the
 functions a student's player defines (:class:`Role`), the referee (:meth:`Game.play`), the
 legal moves and scoring, the built-in bots, its own options (a JSON Schema for
 ``tournament.options``) and how a finished game reads move by move.
