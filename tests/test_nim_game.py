@@ -31,10 +31,11 @@ class Scripted:
     def new_game(self, seed, seat):
         pass
 
-    def call(self, role, args, time_limit):
+    def start(self, role, args, time_limit):
         assert role == "move"
         self.seen.append(list(args[0]))
-        return self.move(list(args[0]))
+        reply = self.move(list(args[0]))
+        return lambda: reply
 
 
 def bot(name):

@@ -37,7 +37,11 @@ class Scripted:
     def new_game(self, seed, seat):
         pass
 
-    def call(self, role, args, time_limit):
+    def start(self, role, args, time_limit):
+        reply = self.answer(role, args)
+        return lambda: reply
+
+    def answer(self, role, args):
         if role == "play":
             history, player_no, hand = args
             self.shown.append(([list(t) for t in history], player_no, list(hand)))

@@ -101,3 +101,20 @@ def test_same_seed_same_games_and_different_seed_different_games(sessions):
     assert strip(tournament(5, 2)) == first
     other = strip(tournament(6, 1))
     assert [r["log"]["discards"] for r in other] != [r["log"]["discards"] for r in first]
+
+
+def test_calls_to_several_sessions_are_in_flight_at_once(sessions):
+    # The seats of a game are asked from one thread: every call is sent before any answer
+    # is read, and each answer is read back from its own session whatever the order.
+    players = entrants(sessions, "first_card", "pairs")
+    hand = ["5H", "5S", "KD"]
+    opened = [sessions(p, 150 + i) for i, p in enumerate(players)]
+    try:
+        live = [o.__enter__() for o in opened]
+        waits = [s.start_call(p.names["play"], [[], 0, hand], time_limit=1.0) for s, p in zip(live, players)]
+        results = [w() for w in reversed(waits)][::-1]
+        assert [r.status for r in results] == ["ok", "ok"]
+        assert (results[0].value, results[1].value) == ("5H", "KD")  # first card; the highest with no pairs yet
+    finally:
+        for o in opened:
+            o.__exit__(None, None, None)

@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from . import _bwrap, messages
 from .child import codec
@@ -301,29 +301,43 @@ class Session:
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
     def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
+        return self.start_call(function, args, time_limit=time_limit, watch=watch)()
+
+    def start_call(self, function: str, args: Sequence[Any], *, time_limit: float,
+                   watch: bool = False) -> Callable[[], CallResult]:
+        """Send one call and return what waits for its result (call it once).
+
+        Calls to several sessions can then be in flight from one thread, each child
+        thinking while the parent waits on the first reply: a tournament's seats. The
+        verdict is the one :meth:`call` gives; the wall-clock backstop counts from the wait.
+        """
         if self._closed:
             raise SandboxError("the session is closed")
         if not self.load.ok:
-            return self._not_loaded()
+            return _ready(self._not_loaded())
         enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
         failed = self._ensure_child()
         if failed:
-            return failed
+            return _ready(failed)
         time_limit = float(time_limit)
         wall_limit = 3 * time_limit + 0.5
         req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
                "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
         failure = self._send(req)
         if failure:
-            return failure
-        m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
-        if failure:
-            return failure
-        assert m is not None  # _receive gives a message or a failure
-        try:
-            return self._result(m, wall)
-        except codec.CodecError as e:
-            return self._protocol_failure(e, wall)
+            return _ready(failure)
+
+        def finish() -> CallResult:
+            m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
+            if failure:
+                return failure
+            assert m is not None  # _receive gives a message or a failure
+            try:
+                return self._result(m, wall)
+            except codec.CodecError as e:
+                return self._protocol_failure(e, wall)
+
+        return finish
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False) -> list[CallResult]:
@@ -387,6 +401,10 @@ class Session:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _ready(result: CallResult) -> Callable[[], CallResult]:
+    return lambda: result
 
 
 def _str(x) -> str:

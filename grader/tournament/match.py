@@ -3,16 +3,16 @@
 The referee (the plug-in's :meth:`Game.play`) decides what to ask and whether an answer is
 legal; this module makes the calls, keeps each seat's clock (a per-call limit and a budget
 over the whole game: a seat whose budget is spent is not called again and gets a
-``game-time`` reply), lets the seats think at the same time, records faults with the
+``game-time`` reply), lets the seats think at the same time (every call is sent before the
+first answer is awaited: separate processes, one thread here), records faults with the
 arguments of the call, and turns the referee's :class:`Outcome` into a :class:`GameRecord`.
 Winners are the top scores; tied winners share the win, each getting ``1/k`` of it.
 """
 from __future__ import annotations
 
 import random
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from grader.tournament.config import TournamentConfig
 from grader.tournament.game import Fault, Game, Outcome, Reply, shown
@@ -58,9 +58,8 @@ class _Seat:
 class GameTable:
     """The :class:`~grader.tournament.game.Table` a referee plays one game on."""
 
-    def __init__(self, game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *,
-                 number: int = 0, executor: Executor | None = None):
-        self.game, self.seed, self.config, self.number, self.executor = game, seed, config, number, executor
+    def __init__(self, game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *, number: int = 0):
+        self.game, self.seed, self.config, self.number = game, seed, config, number
         self.seats = len(players)
         self.entrants = tuple(p.entrant for p in players)
         self._seats = [_Seat(p, config.game_time_limit) for p in players]
@@ -69,21 +68,28 @@ class GameTable:
         self._out_of_time = f"the player's {config.game_time_limit:g} s for the game were used up"
 
     def ask(self, seat: int, role: str, args: Sequence[Any]) -> Reply:
-        s = self._seats[seat]
-        if s.left <= 0:
-            return Reply("game-time", detail=self._out_of_time)
-        limit = self._roles[role].time_limit or self.config.move_time_limit
-        reply = s.player.call(role, args, min(limit, s.left))
-        s.left -= reply.time_s
-        s.time_s += reply.time_s
-        s.calls += 1
-        return reply
+        return self._start(seat, role, args)()
 
     def ask_all(self, calls: Sequence[tuple[int, str, Sequence[Any]]]) -> list[Reply]:
-        if self.executor is None or len(calls) < 2:
-            return [self.ask(*c) for c in calls]
-        futures = [self.executor.submit(self.ask, *c) for c in calls]
-        return [f.result() for f in futures]
+        waits = [self._start(*c) for c in calls]
+        return [wait() for wait in waits]
+
+    def _start(self, seat: int, role: str, args: Sequence[Any]) -> Callable[[], Reply]:
+        s = self._seats[seat]
+        if s.left <= 0:
+            spent = Reply("game-time", detail=self._out_of_time)
+            return lambda: spent
+        limit = self._roles[role].time_limit or self.config.move_time_limit
+        wait = s.player.start(role, args, min(limit, s.left))
+
+        def finish() -> Reply:
+            reply = wait()
+            s.left -= reply.time_s
+            s.time_s += reply.time_s
+            s.calls += 1
+            return reply
+
+        return finish
 
     def fault(self, seat: int, role: str, turn: int | None, kind: str, detail: str, reply: Reply,
               args: Sequence[Any], replaced_by: Any = None) -> None:
@@ -106,11 +112,11 @@ class GameTable:
 
 
 def play_game(game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *,
-              number: int = 0, executor: Executor | None = None) -> GameRecord:
-    """Play one full game; ``executor`` lets the seats think at the same time."""
+              number: int = 0) -> GameRecord:
+    """Play one full game."""
     if len(players) != game.seats:
         raise ValueError(f"a game needs {game.seats} players, not {len(players)}")
     for s, p in enumerate(players):
         p.new_game(seed, s)
-    table = GameTable(game, players, seed, config, number=number, executor=executor)
+    table = GameTable(game, players, seed, config, number=number)
     return table.record(game.play(table, seed))

@@ -1,7 +1,8 @@
 """Who sits at the table: the one interface the engine calls, and its two kinds.
 
 A :class:`Player` answers a role's call with a :class:`Reply` (caught once, here, never as
-an exception).  :class:`SessionPlayer` forwards to a student's module loaded in a sandbox
+an exception), in two steps: ``start`` sends the call, the function it returns waits for the
+answer, so that all the seats of a game think at once from one thread.  :class:`SessionPlayer` forwards to a student's module loaded in a sandbox
 session; :class:`BotPlayer` runs a game's trusted built-in bot in this process.  Neither
 ever receives more than the referee hands it.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Mapping, Protocol, Sequence, cast
+from typing import Any, Callable, Mapping, Protocol, Sequence, cast
 
 from grader.tournament.game import Reply, Status, short
 
@@ -24,8 +25,8 @@ class Player(Protocol):
     def new_game(self, seed: int, seat: int) -> None:
         """Called before each game (bots reseed their randomness from it)."""
 
-    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
-        """The answer of this player's function for ``role``."""
+    def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
+        """Ask this player's function for ``role``; the result waits for its answer."""
 
 
 def is_bot(entrant: str) -> bool:
@@ -69,8 +70,9 @@ class SessionPlayer:
     def new_game(self, seed: int, seat: int) -> None:
         pass
 
-    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
-        return reply_from_call(self.session.call(self.names[role], list(args), time_limit=time_limit))
+    def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
+        wait = self.session.start_call(self.names[role], list(args), time_limit=time_limit)
+        return lambda: reply_from_call(wait())
 
 
 class BotPlayer:
@@ -84,13 +86,13 @@ class BotPlayer:
     def new_game(self, seed: int, seat: int) -> None:
         self.rng = random.Random(f"bot:{self.entrant}:{seed}:{seat}")
 
-    def call(self, role: str, args: Sequence[Any], time_limit: float) -> Reply:
+    def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
         start = time.perf_counter()
         try:
-            value = getattr(self.bot, role)(*args, rng=self.rng)
+            reply = Reply("ok", getattr(self.bot, role)(*args, rng=self.rng), time.perf_counter() - start)
         except Exception as exc:  # a bot bug must not stop the tournament either
-            return Reply("error", None, time.perf_counter() - start, short(f"{type(exc).__name__}: {exc}"))
-        return Reply("ok", value, time.perf_counter() - start)
+            reply = Reply("error", None, time.perf_counter() - start, short(f"{type(exc).__name__}: {exc}"))
+        return lambda: reply
 
 
 def pick_name(candidates: Sequence[str], defined: Sequence[str] | None) -> str:

@@ -25,12 +25,14 @@ from grader.tournament.runner import Entrant, Seating
 def _code_digest(game: Game) -> str:
     """The plug-in's source and that of the modules beside it it holds (its reference)."""
     module = sys.modules.get(type(game).__module__)
-    files = {Path(module.__file__)} if module is not None and getattr(module, "__file__", None) else set()
-    if module is not None:
-        home = next(iter(files)).parent if files else None
+    own = getattr(module, "__file__", None)
+    files: set[Path] = set()
+    if module is not None and own:
+        home = Path(own).parent
+        files.add(Path(own))
         for value in vars(module).values():
             where = getattr(value, "__file__", None) if isinstance(value, ModuleType) else None
-            if where and home is not None and Path(where).parent == home:
+            if where and Path(where).parent == home:
                 files.add(Path(where))
     h = hashlib.sha256()
     for path in sorted(files):

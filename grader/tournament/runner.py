@@ -20,7 +20,6 @@ import queue
 import random
 import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager, Mapping, Sequence
 
@@ -134,7 +133,6 @@ class Arena:
         self.bots = game.bots()
         self.free = list(range(first_slot, first_slot + max(game.seats, capacity)))
         self.live: OrderedDict[str, tuple[int, Any]] = OrderedDict()  # entrant -> (slot, session), LRU first
-        self.executor = ThreadPoolExecutor(game.seats, thread_name_prefix="seat")
 
     def _session(self, entrant: Entrant, keep: set[str]) -> Any:
         if entrant.id in self.live:
@@ -170,18 +168,15 @@ class Arena:
         return out
 
     def play(self, seating: Seating, config: TournamentConfig) -> GameRecord:
-        return play_game(self.game, self.players(seating), seating.seed, config, number=seating.game, executor=self.executor)
+        return play_game(self.game, self.players(seating), seating.seed, config, number=seating.game)
 
     def close(self) -> None:
-        try:
-            for _, session in self.live.values():
-                try:
-                    session.close()
-                except Exception:
-                    pass
-            self.live.clear()
-        finally:
-            self.executor.shutdown(wait=True)
+        for _, session in self.live.values():
+            try:
+                session.close()
+            except Exception:
+                pass
+        self.live.clear()
 
     def __enter__(self) -> "Arena":
         return self
