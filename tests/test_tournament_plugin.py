@@ -39,3 +39,23 @@ def test_with_the_real_field_the_greedy_bot_ranks_above_the_random_one(tmp_path,
     assert greedy["rank"] < random["rank"] and greedy["rating"] > random["rating"]
     assert rows["bot:reference"]["rank"] == 1
     assert all(r["low"] < r["rating"] < r["high"] for r in rows.values())
+
+
+def test_games_auto_stops_once_adjacent_rows_are_settled(tmp_path, capsys):
+    out = tmp_path / "auto"
+    assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), "--games", "auto", "--out", str(out)]) == ExitCode.OK
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["unsettled"] == [] and 8 <= board["games"] < board["settings"]["max_games"]
+    rows = board["standings"]
+    assert [r["entrant"] for r in rows] == ["bot:reference", "bot:greedy", "bot:random"]
+    assert all(r["above_next"] >= 0.95 for r in rows[:-1])
+    assert "Not yet settled" not in capsys.readouterr().out
+
+
+def test_games_auto_says_when_the_budget_ran_out(tmp_path, capsys):
+    out = tmp_path / "budget"
+    assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), "--games", "auto", "--max-games", "10",
+                 "--out", str(out)]) == ExitCode.OK
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["games"] == 10 and board["unsettled"]
+    assert "the budget of 10 games ran out" in capsys.readouterr().out

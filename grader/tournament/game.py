@@ -121,11 +121,6 @@ class Table(Protocol):
         """A generator seeded from the game's seed and ``parts`` (reproducible defaults)."""
 
 
-class Bot(Protocol):
-    """A trusted built-in player, run in the parent: one method per role name, taking the
-    role's arguments and a seeded ``rng`` keyword."""
-
-
 class Game(abc.ABC):
     """A game's rules.  Subclass it in the plug-in module and name the class ``GAME``."""
 
@@ -147,7 +142,9 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def bots(self) -> dict[str, type]:
-        """The built-in bots by name: classes built with no arguments, see :class:`Bot`."""
+        """The built-in bots by name (trusted, run in the parent): classes built with no
+        arguments, with one method per role taking the role's arguments and a seeded
+        ``rng`` keyword."""
 
     @abc.abstractmethod
     def play(self, table: Table, seed: int) -> Outcome:
