@@ -10,6 +10,7 @@ import argparse
 import shlex
 import sys
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -97,18 +98,22 @@ class GameProgress:
             self._bar.__exit__(*exc)
 
 
-@command("tournament", "play students' players of a game against each other and the game's bots", _args)
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from dataclasses import replace
+@dataclass(frozen=True)
+class _Plan:
+    """What one command runs: the spec, its tournament part with the command line's overrides,
+    the game, the bots, and how many games from which seed."""
 
+    spec: Any
+    config: TournamentConfig
+    game: Game
+    bots: list[str]
+    games: int | str
+    seed: int
+
+
+def _plan(args: argparse.Namespace) -> _Plan:
     from grader.spec.loader import load_spec
-    from grader.store import Store
-    from grader.submissions import discover
-    from grader.tournament import runner
     from grader.tournament.config import load_config, load_game
-    from grader.tournament.leaderboard import Tournament, format_replay, print_table, write_all
-    from grader.tournament.results import GameStore
-    from grader.tournament.standings import standings
 
     spec = load_spec(args.spec)
     if "tournament" not in spec.raw:
@@ -119,13 +124,45 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if args.max_games < 1:
             raise GraderError("--max-games must be at least 1", exit_code=ExitCode.USAGE)
         config = replace(config, max_games=args.max_games)
-    game = load_game(spec.path, config)
-    bots = _bots(args.bots, config, game)
-    games = _games(args.games, config)
-    seed = args.seed if args.seed is not None else config.seed
     if args.jobs < 1:
         raise GraderError("--jobs must be at least 1", exit_code=ExitCode.USAGE)
-    submissions = discover(args.targets, spec.submission_files) if args.targets else []
+    game = load_game(spec.path, config)
+    seed = args.seed if args.seed is not None else config.seed
+    return _Plan(spec, config, game, _bots(args.bots, config, game), _games(args.games, config), seed)
+
+
+def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progress: GameProgress) -> list[GameRecord]:
+    """Every game of the tournament: those already in the store are read back, the rest played."""
+    from grader.tournament import runner
+
+    def play(seatings: Sequence[runner.Seating]) -> list[GameRecord]:
+        known = saved.known(seatings)
+        for record in known.values():
+            progress.advance(record)
+        by_game = {s.game: s for s in seatings}
+
+        def finished(record: GameRecord) -> None:
+            saved.save(by_game[record.game], record)
+            progress.advance(record)
+
+        todo = [s for s in seatings if s.game not in known]
+        return [*known.values(), *tables.run(todo, on_game=finished)]
+
+    return runner.play_tournament(ids, plan.games, plan.seed, plan.game.seats, plan.config, play)
+
+
+@command("tournament", "play students' players of a game against each other and the game's bots", _args)
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from grader.store import Store
+    from grader.submissions import discover
+    from grader.tournament import runner
+    from grader.tournament.leaderboard import Tournament, format_replay, print_table, write_all
+    from grader.tournament.results import GameStore
+    from grader.tournament.standings import standings
+
+    plan = _plan(args)
+    game, config = plan.game, plan.config
+    submissions = discover(args.targets, plan.spec.submission_files) if args.targets else []
     profile = resolve_profile(args, for_students=len(submissions) <= 1) if submissions else None
     open_session, close = runner.sandbox_sessions(profile)  # starts nothing until a student sits
     store = Store(args.out) if args.replay is None else None
@@ -135,50 +172,36 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             err(f"not entered: {r.id}: {r.reason}")
         if submissions and not players:
             raise GraderError("no player could enter the tournament", exit_code=ExitCode.CHECK_FAILED)
-        entrants = players + runner.bot_entrants(bots)
+        entrants = players + runner.bot_entrants(plan.bots)
         ids = [e.id for e in entrants]
         replay_cmd = " ".join(["grader", "tournament", shlex.quote(args.spec), *map(shlex.quote, args.targets),
-                               "--seed", str(seed), "--bots", ",".join(bots) or "none", "--replay", "{game}"])
+                               "--seed", str(plan.seed), "--bots", ",".join(plan.bots) or "none", "--replay", "{game}"])
         if args.replay is not None:
             if args.replay < 1:
                 raise GraderError("--replay: games are numbered from 1", exit_code=ExitCode.USAGE)
-            seating = runner.schedule(ids, args.replay, seed, game.seats)[-1]
-            record = runner.run_games([seating], entrants, game, config, open_session)[0]
-            sys.stdout.write(format_replay(game, record))
+            seating = runner.schedule(ids, args.replay, plan.seed, game.seats)[-1]
+            sys.stdout.write(format_replay(game, runner.run_games([seating], entrants, game, config, open_session)[0]))
             return ExitCode.OK
         assert store is not None
-        saved = GameStore(store, spec.assignment, game, config, entrants)
-        capacity = runner.slots_per_worker(len(players), game.seats)
+        saved = GameStore(store, plan.spec.assignment, game, config, entrants)
         where = f"isolation: {profile.describe()}" if profile else "bots only"
-        budget = f"until settled (at most {config.max_games})" if games == "auto" else str(games)
-        err(f"tournament of {spec.assignment} ({game.title}): {len(players)} player(s) and {len(bots)} bot(s), "
-            f"{budget} games, seed {seed}, {args.jobs} job(s); {where}")
+        budget = f"until settled (at most {config.max_games})" if plan.games == "auto" else str(plan.games)
+        err(f"tournament of {plan.spec.assignment} ({game.title}): {len(players)} player(s) and {len(plan.bots)} bot(s), "
+            f"{budget} games, seed {plan.seed}, {args.jobs} job(s); {where}")
         start = time.perf_counter()
-        with GameProgress(config.max_games if games == "auto" else int(games)) as progress:
-            def play(seatings: Sequence[runner.Seating]) -> list[GameRecord]:
-                known = saved.known(seatings)
-                for record in known.values():
-                    progress.advance(record)
-                by_game = {s.game: s for s in seatings}
-
-                def finished(record: GameRecord) -> None:
-                    saved.save(by_game[record.game], record)
-                    progress.advance(record)
-
-                todo = [s for s in seatings if s.game not in known]
-                return [*known.values(), *tables.run(todo, on_game=finished)]
-
-            with runner.Tables(entrants, game, config, open_session, jobs=args.jobs, capacity=capacity) as tables:
-                records = runner.play_tournament(ids, games, seed, game.seats, config, play)
+        with GameProgress(config.max_games if plan.games == "auto" else int(plan.games)) as progress, \
+                runner.Tables(entrants, game, config, open_session, jobs=args.jobs,
+                              capacity=runner.slots_per_worker(len(players), game.seats)) as tables:
+            records = _play_with_store(plan, tables, saved, ids, progress)
         elapsed = time.perf_counter() - start
     finally:
         close()
         if store is not None:
             store.close()
-    settings = {"games": games, "max_games": config.max_games, "seed": seed, "bots": bots,
+    settings = {"games": plan.games, "max_games": config.max_games, "seed": plan.seed, "bots": plan.bots,
                 "move_time_limit": config.move_time_limit, "game_time_limit": config.game_time_limit,
                 "options": game.options, "rating": {"model": config.rating_model, "interval": config.rating_interval}}
-    result = Tournament(assignment=spec.assignment, game=game, seed=seed, confidence=config.rating_interval,
+    result = Tournament(assignment=plan.spec.assignment, game=game, seed=plan.seed, confidence=config.rating_interval,
                         standings=standings(records, ids, config), records=records,
                         rejected=[(r.id, r.reason) for r in rejected], settings=settings, replay_command=replay_cmd)
     written = write_all(result, args.out)
