@@ -177,9 +177,14 @@ def _no_duplicate_keys(pairs):
     return out
 
 
+# Built once: json.dumps/loads with options build a new encoder/decoder on every call.
+_ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+
+
 def dumps_line(message: dict) -> bytes:
     """A protocol message (a dict of JSON-ready parts) -> one line of bytes."""
-    data = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii") + b"\n"
+    data = _ENCODER.encode(message).encode("ascii") + b"\n"
     if len(data) > MAX_LINE_BYTES:
         raise CodecError(f"a message of {len(data)} bytes, more than the limit of {MAX_LINE_BYTES}")
     return data
@@ -196,7 +201,7 @@ def loads_line(line: bytes) -> dict:
         raise CodecError("more than one line")
     try:
         text = line.decode("utf-8")
-        obj = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+        obj = _DECODER.decode(text)
     except CodecError:
         raise
     except RecursionError:
