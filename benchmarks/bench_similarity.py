@@ -13,6 +13,7 @@ import contextlib
 import io
 import itertools
 import json
+import os
 import sys
 import tempfile
 import time
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from gen_similarity_class import generate  # noqa: E402
 
@@ -28,7 +30,7 @@ from grader.cli import main as grader  # noqa: E402
 from grader.similarity.config import load_config  # noqa: E402
 from grader.similarity.run import run_similarity  # noqa: E402
 from grader.spec.loader import load_spec  # noqa: E402
-from grader.submissions import discover  # noqa: E402
+from test_similarity_corpus import class_of  # noqa: E402
 
 CORPUS = ROOT / "tests" / "similarity_corpus"
 SPECS = {"hw7_iteration": "hw7_iteration", "comp10001go": "comp10001go", "blackjack": "blackjack",
@@ -42,15 +44,16 @@ def family(name: str) -> str:
 def time_class(n: int, seed: int, folder: Path) -> None:
     copied = generate(folder / "class", n, seed)
     out = folder / "out"
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         status = grader(["similarity", str(ROOT / "specs" / "hw7_iteration.yaml"), str(folder / "class"), "--out", str(out)])
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     rows = (out / "pairs.csv").read_text().splitlines()[1:]
     flagged = {frozenset(r.split(",")[:2]) for r in rows if r.endswith(",yes")}
     planted = {frozenset(p) for p in copied.items()}
     found = len(planted & flagged)
-    print(f"{n} generated hw7 submissions: grader similarity took {elapsed:.1f} s (exit {status}); "
+    print(f"{n} generated hw7 submissions: grader similarity took {elapsed:.1f} s wall, {cpu:.1f} s CPU "
+          f"(exit {status}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); "
           f"{len(rows)} pairs listed, {len(flagged)} flagged; planted copies found {found}/{len(planted)}, "
           f"other flagged pairs {len(flagged - planted)}")
 
@@ -61,7 +64,7 @@ def score_corpus() -> None:
             continue
         spec = load_spec(ROOT / "specs" / f"{spec_name}.yaml")
         config = load_config(spec)
-        subs = discover([CORPUS / name], spec.submission_files)
+        subs = class_of(name, spec)
         entry = frozenset(x for fn in spec.functions for x in fn.accepted_names) | {"main"}
         outcome = run_similarity(subs, config, entry_points=entry, reference=spec.reference)
         scores = {frozenset((p.a, p.b)): p.score for p in outcome.pairs}

@@ -17,6 +17,7 @@ from grader.similarity.model import Normalised, Unit
 
 K = 12  # tokens per k-gram: about two lines of code
 W = 8  # k-grams per window
+MIN_UNIT = 6  # a shorter unit (`DEBUG = False`) is everyone's, never evidence
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def _winnow(grams: list[int], w: int) -> list[int]:
 def unit_prints(unit: Unit, index: int, cache: dict[str, int], k: int = K, w: int = W) -> list[Fingerprint]:
     """The kept fingerprints of one unit; a unit shorter than k is one fingerprint of itself."""
     ids = [_token_id(t.label, cache) for t in unit.tokens]
-    if not ids:
+    if len(ids) < MIN_UNIT:
         return []
     if len(ids) < k:
         return [Fingerprint(hash(tuple(ids)), index, 0, len(ids))]
