@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from grader.similarity.fingerprint import Document, Fingerprint, covered, spans
+from grader.similarity.fingerprint import Document, covered, spans
 from grader.similarity.model import PairResult, Region
 
 
