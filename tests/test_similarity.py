@@ -287,3 +287,12 @@ def test_usage_errors(tmp_path, args):
     lone = write(tmp_path, "one.py", "x = 1\n")
     target = [str(CORPUS / "hw7_iteration")] if args else [str(lone)]
     assert main(["similarity", HW7, *target, "--out", str(tmp_path / "o"), *args]) == ExitCode.USAGE
+
+
+def test_a_file_without_any_graded_name_keeps_its_uncalled_functions():
+    misnamed = "def scrabble(mine, theirs):\n    total = 0\n    for m in mine:\n        total += m\n    return total\n"
+    entry = frozenset({"scrabbleScore"})
+    assert NORMALISERS["python"]({"a.py": misnamed}, entry).size > 0
+    with_graded = misnamed + "\ndef scrabbleScore(a, b):\n    return a > b\n"
+    kept = NORMALISERS["python"]({"a.py": with_graded}, entry)
+    assert [u.name for u in kept.units] == ["scrabbleScore"]  # the uncalled helper is dead code here

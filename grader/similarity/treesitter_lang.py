@@ -143,17 +143,22 @@ class _Walker:
         self.g, self.file, self.root, self.entry_points = grammar, file, root, entry_points
         self.counts: Counter[str] = Counter()
         self.bound: set[str] = set()
+        self.defined: set[str] = set()  # names of the functions and methods in the file
         self.found: list[Unit] = []
         self.too_deep = False
         self.first_unit: Any = None
         if grammar.first_function_is_entry:
             self.first_unit = next((c for c in root.named_children if c.type in grammar.units), None)
         self.scan(root)
+        # As in python_lang: with no name the grader calls, a function called nowhere may be misnamed, not dead.
+        self.prune_functions = self.first_unit is not None or bool(self.defined & self.entry_points)
 
     def scan(self, root: Any) -> None:
         stack = [(root, None, None)]
         while stack:
             node, parent, field = stack.pop()
+            if node.type in self.g.units and node.child_by_field_name("name") is not None:
+                self.defined.add(_text(node.child_by_field_name("name")))
             if node.type in self.g.identifiers:
                 text = _text(node)
                 self.counts[text] += 1
@@ -212,7 +217,7 @@ class _Walker:
             return True
         if stmt.type in self.g.units:
             name = stmt.child_by_field_name("name")
-            return (name is not None and self.counts[_text(name)] <= 1 and stmt != self.first_unit
+            return (self.prune_functions and name is not None and self.counts[_text(name)] <= 1 and stmt != self.first_unit
                     and _text(name) not in self.entry_points)
         if stmt.type == "if_statement" and self.is_false(stmt.child_by_field_name("condition")):
             return not any(c.type in ("else_clause", "elseif_clause") for c in stmt.children) and stmt.child_by_field_name("alternative") is None
