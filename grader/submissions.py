@@ -7,6 +7,7 @@ batch: they travel with the submission and become its errors.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -49,8 +50,18 @@ def text_problem(name: str, data: bytes) -> tuple[str, str] | None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if name.endswith(".java"):
+            return None   # legacy code pages (Windows-1252, ISO-8859-7) are decoded by grader.programs.toolchain
         return ("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8")
     return None
+
+
+_ENTRY_POINT = re.compile(rb"\bstatic\s+(?:final\s+)?(?:public\s+)?void\s+main\s*\(|__name__\s*==\s*['\"]__main__['\"]")
+
+
+def _entry_points(files: dict[str, bytes]) -> list[str]:
+    """The files that start a program (Java ``main``, Python ``if __name__ == "__main__"``)."""
+    return [name for name, data in files.items() if _ENTRY_POINT.search(data)]
 
 
 def _is_source(path: Path) -> bool:
@@ -85,6 +96,8 @@ def from_folder(path: Path, expected: Sequence[str]) -> Submission:
         main = next(iter(files))
         if expected:
             notes = (f"the folder holds {main}; the assignment asks for {' or '.join(expected)}",)
+    elif main is None and len(_entry_points(files)) == 1:
+        main = _entry_points(files)[0]   # a program with its helper classes: the file that starts it
     if main is None:
         found = ", ".join(sorted(files)) or "no source files"
         wanted = " or ".join(expected) or "a source file"
@@ -97,7 +110,13 @@ def _holds_one_submission(folder: Path, expected: Sequence[str]) -> bool:
     if any((folder / name).is_file() for name in expected):
         return True
     has_sub_folders = any(p.is_dir() and not p.name.startswith((".", "_")) for p in folder.iterdir())
-    return not has_sub_folders and not expected and any(p.is_file() and _is_source(p) for p in folder.iterdir())
+    sources = [p for p in folder.iterdir() if p.is_file() and _is_source(p)]
+    if has_sub_folders or not sources:
+        return False
+    if not expected:
+        return True
+    # one program and its helper classes (e.g. Game.java with StdIn.java): one entry point, several files
+    return len(sources) > 1 and len(_entry_points({p.name: upload_guard.read_regular(p)[0] for p in sources})) == 1
 
 
 def _refused(child: Path) -> Submission | None:

@@ -1,148 +1,125 @@
-"""Drive one interactive session of a submission through the program API.
+"""Drive one interactive session of any console program and record it.
 
-The driver reads until the program waits for input (a prompt, or the end of a game),
-asks the player for an answer, sends it, and records everything as a transcript:
-``("out", text, "")`` and ``("in", text, kind)`` items. It never sleeps a fixed time:
-it reacts to output, and only falls back on a short quiet period for a prompt it does
-not recognise.
+The program is fed only when the kernel says it is blocked reading its standard input
+(:meth:`grader.run.process.Program.read_turn`); the player (the assignment's plug-in)
+decides *what* to answer from what was printed. Everything is recorded with its time as a
+:class:`Transcript`, and a real crash (an uncaught exception, a non-zero exit, a signal) is
+told apart from the grader losing track of the program, which is never the student's fault.
 """
 from __future__ import annotations
 
-import time
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from .drivers import QUIT, Player
-from .transcript import GameRecord, Session, TranscriptParser, classify_result, looks_like_prompt, normalize
-
-QUIET_S = 0.4          # an unrecognised, unterminated line followed by this much silence is a prompt
-MAX_INPUTS = 600       # a session never needs more answers than this
+Ended = Literal["exit", "timeout", "session_limit", "stopped", "lost", "output_limit"]
 
 
-@dataclass
-class RunRecord:
-    """A finished session: the transcript, what it parsed to, and how the process ended."""
+@dataclass(frozen=True)
+class Event:
+    at: float          # seconds since the program started
+    stream: str        # "out" (what the program printed) | "in" (what the grader sent)
+    text: str
 
-    items: list[tuple[str, str, str]]
-    session: Session
+
+@dataclass(frozen=True)
+class Transcript:
+    events: tuple[Event, ...]
+    ended: Ended
+    note: str = ""                 # why the session ended early, in the student's words
     exit_code: int | None = None
+    signal: str = ""               # "crashed (SIGSEGV)", "cpu time limit", ...
     stderr: str = ""
-    timed_out: bool = False
-    killed_reason: str = ""
-    time_s: float = 0.0
-    problem: str = ""          # why the driver gave up, in the student's words
-    quit_sent: bool = False
+    cpu_s: float = 0.0             # measured by the kernel, from outside
+    wall_s: float = 0.0
+
+    @property
+    def output(self) -> str:
+        return "".join(e.text for e in self.events if e.stream == "out")
+
+    def lines(self) -> list[str]:
+        """What a console showed, the answers on the lines of their prompts."""
+        text = "".join(e.text + ("\n" if e.stream == "in" else "") for e in self.events)
+        return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def waiting_for_input(fresh: str) -> bool:
-    """True when ``fresh`` output ends where the program must be reading: a prompt or a game's result."""
-    lines = fresh.replace("\r", "").split("\n")
-    tail = lines[-1]
-    if tail.strip() and looks_like_prompt(tail):
-        return True
-    complete = [line for line in lines[:-1] if line.strip()]
-    if not complete:
-        return False
-    if any(classify_result(line) for line in complete) and not tail.strip():
-        return True
-    return not tail.strip() and looks_like_prompt(complete[-1])
+@dataclass(frozen=True)
+class Crash:
+    status: str        # crashed | timeout
+    message: str
+    line: int | None = None
 
 
-def _session_over(fresh: str) -> bool:
-    """After the quit answer: the goodbye line, or a new prompt (the program did not stop)."""
-    lines = fresh.replace("\r", "").split("\n")
-    return any("goodbye" in normalize(line) for line in lines[:-1]) or looks_like_prompt(lines[-1])
+def drive(program: Any, player: Any, *, step_s: float, session_s: float, max_inputs: int) -> Transcript:
+    """Play a whole session against ``program`` until it exits or the session must end."""
+    from .plugin import Stop
 
-
-def expected_kind(parser: TranscriptParser, prompt: str) -> str:
-    """What the program is asking for, from its prompt and the state of the game."""
-    game: GameRecord | None = parser.game
-    text = normalize(prompt)
-    if game is None:
-        return "stake"
-    if game.result_kind is not None:
-        return "again"
-    if "action" in text:
-        return "action"
-    if "insur" in text or ("stake" in text and game.stake is not None):
-        return "insurance"
-    if "stake" in text or game.stake is None:
-        return "stake"
-    asked = {kind for kind, _ in game.inputs}
-    if game.dealer_up and game.dealer_up.startswith("Ace") and not asked & {"insurance", "action"}:
-        return "insurance"
-    return "action"
-
-
-def _exited(program: Any) -> bool:
-    return program.poll() is not None
-
-
-def _read_turn(program: Any, step_timeout: float) -> tuple[str, bool]:
-    """Output up to the next input point: (text, True), or (text, False) at exit or timeout."""
-    text = ""
-    deadline = time.monotonic() + step_timeout
-    while True:
-        left = deadline - time.monotonic()
-        chunk = program.read_until(lambda fresh: waiting_for_input(text + fresh), max(0.0, min(QUIET_S, left)))
-        text += chunk
-        if waiting_for_input(text):
-            return text, True
-        if _exited(program) or left <= 0:
-            return text, False
-        tail = text.replace("\r", "").split("\n")[-1]
-        if not chunk and tail.strip():
-            return text, True   # quiet after an unterminated line: an unusual prompt
-
-
-def drive(program: Any, player: Player, *, step_timeout: float, session_timeout: float) -> RunRecord:
-    """Play a whole session against ``program`` and wait for it to end."""
-    parser = TranscriptParser()
-    items: list[tuple[str, str, str]] = []
-    problem = ""
-    quit_sent = False
+    events: list[Event] = []
+    ended: Ended = "exit"
+    note = ""
     inputs = 0
-    started = time.monotonic()
     while True:
-        text, waiting = _read_turn(program, step_timeout)
-        items.append(("out", text, ""))
-        parser.feed_output(text)
-        if not waiting:
-            if not _exited(program) and not quit_sent:
-                problem = f"no prompt or result after {step_timeout:g} s of waiting"
+        left = session_s - (events[-1].at if events else 0.0)
+        turn = program.read_turn(max(0.0, min(step_s, left)))
+        if turn.text:
+            events.append(Event(turn.at, "out", turn.text))
+        if getattr(program, "truncated", False):
+            ended, note = "output_limit", "the program printed more than the output limit"
             break
-        if inputs >= MAX_INPUTS or time.monotonic() - started > session_timeout:
-            problem = "the session went on too long (too many questions or too much time)"
+        if turn.state == "exit":
             break
-        kind = expected_kind(parser, parser.pending_prompt())
-        answer = player.answer(kind, parser.game)
-        program.send(answer + "\n")
-        items.append(("in", answer, kind))
-        parser.feed_input(answer, kind)
+        if turn.state == "timeout":
+            ended = "session_limit" if turn.at >= session_s - 1e-3 else "timeout"
+            note = (f"the session took longer than {session_s:g} s" if ended == "session_limit" else
+                    f"no output, no input and no exit for {step_s:g} s")
+            break
         inputs += 1
-        if kind == "again" and answer == QUIT:
-            quit_sent = True
+        reply = player.answer(turn.text) if inputs <= max_inputs else Stop(f"the program asked for more than {max_inputs} answers")
+        if isinstance(reply, Stop):
+            ended, note = ("lost" if reply.by_grader else "stopped"), reply.reason
             break
-    if quit_sent:
-        text = program.read_until(_session_over, step_timeout)
-        text += program.read_all(QUIET_S if _session_over(text) else 0.0)
-        items.append(("out", text, ""))
-        parser.feed_output(text)
-        after = normalize(text)
-        if "stake" in after or "game number" in after:
-            problem = f"did not end on the quit answer '{QUIT}': it went on with another game"
-    timed_out = False
-    if program.wait(0.2 if problem else step_timeout) is None:
-        timed_out = not problem
-        program.kill("timeout" if timed_out else "stopped by the grader")
-    return RunRecord(
-        items=items,
-        session=parser.finish(),
-        exit_code=program.returncode,
-        stderr=program.stderr,
-        timed_out=timed_out,
-        killed_reason="output limit exceeded" if getattr(program, "truncated", False) else program.killed_reason,
-        time_s=time.monotonic() - started,
-        problem=problem,
-        quit_sent=quit_sent,
-    )
+        events.append(Event(turn.at, "in", reply))
+        if not program.send(reply + "\n"):
+            break
+    if program.poll() is None:
+        program.close_stdin()
+        # a program that closed its output is exiting: let it, so the kernel accounts its CPU time
+        if program.wait(step_s if ended == "exit" else 0.2) is None:
+            program.kill("stopped by the grader")
+    return Transcript(tuple(events), ended, note, program.returncode, program.killed_reason if ended == "exit" else "",
+                      program.stderr, program.time_s, (events[-1].at if events else 0.0))
+
+
+def _stderr_location(stderr: str, sources: set[str]) -> tuple[int | None, str]:
+    """The submission's line in a Python traceback or a Java stack trace, and the exception."""
+    where: int | None = None
+    for match in re.finditer(r'File "([^"]+)", line (\d+)', stderr):
+        if match.group(1).split("/")[-1] in sources:
+            where = int(match.group(2))
+    java = [m for m in re.finditer(r"\((\w+\.java):(\d+)\)", stderr) if m.group(1) in sources]
+    if java:
+        where = int(java[0].group(2))
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    exception = next((line.split(" ", 4)[-1] for line in lines if line.startswith("Exception in thread")), "")
+    if not exception and lines:
+        exception = lines[-1]
+    return where, exception[:300]
+
+
+def find_crash(transcript: Transcript, sources: set[str]) -> Crash | None:
+    """A real crash of the program (exception, non-zero exit, signal) or its hang; never the grader's own stop."""
+    line, exception = _stderr_location(transcript.stderr, sources)
+    at_line = f" at line {line}" if line else ""
+    if transcript.ended in ("timeout", "session_limit"):
+        return Crash("timeout", transcript.note)
+    if transcript.ended == "output_limit":
+        return Crash("crashed", transcript.note)
+    if transcript.ended != "exit":
+        return None
+    if transcript.signal and transcript.signal != "stopped by the grader":
+        return Crash("crashed", f"{transcript.signal}{at_line}", line)
+    if "Traceback (most recent call last)" in transcript.stderr or "Exception in thread" in transcript.stderr:
+        return Crash("crashed", f"uncaught exception{at_line}: {exception}", line)
+    if transcript.exit_code not in (0, None):
+        return Crash("crashed", f"exit code {transcript.exit_code}{at_line}" + (f": {exception}" if exception else ""), line)
+    return None

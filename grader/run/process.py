@@ -1,9 +1,14 @@
-"""Whole programs (a console game in Python or Java, ``javac``) in the same
+"""Whole programs (a console program in any language, a compiler) in the same
 isolation as sessions: bwrap as the slot's uid, private tmpfs scratch as cwd,
 rlimits, no capabilities, no network.  Knows nothing about grading.
 
     p = spawn(["python3", "game.py"], {"game.py": src}, limits=Limits())
-    p.read_until("Hit or stand?", timeout=2); p.send("h\\n"); ...; p.wait(2)
+    turn = p.read_turn(timeout=2)       # output until it blocks reading stdin, exits, or times out
+    p.send("h\\n"); ...; p.wait(2)
+
+An interactive program is fed only when the kernel says it waits for input: one of its
+threads is blocked in ``read`` on the stdin pipe and the pipe is empty
+(:meth:`Program.blocked_on_stdin`). Nothing is inferred from what it printed.
 
     r = run(["javac", "Main.java"], files, "", limits=Limits(), timeout=30,
             binds=["/usr/lib/jvm"])
@@ -11,9 +16,11 @@ rlimits, no capabilities, no network.  Knows nothing about grading.
 from __future__ import annotations
 
 import base64
+import fcntl
 import functools
 import json
 import os
+import platform
 import re
 import select
 import shutil
@@ -21,6 +28,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 from dataclasses import dataclass
@@ -32,6 +40,23 @@ from .sandbox import IsolationProfile, Limits, probe
 SHIM = "/opt/grader/_gradechild/harness.py"
 
 Matcher = Union[str, Pattern[str], Callable[[str], bool]]
+
+# read-like syscalls by architecture (x86_64, aarch64): a thread blocked in one of them on the stdin pipe waits for input
+_READ_SYSCALLS = {"x86_64": {0, 17, 19, 295}, "aarch64": {63, 65, 67, 69}}.get(platform.machine(), {0, 17, 19})
+_POLL_MIN_S, _POLL_MAX_S = 0.0005, 0.02
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The output of one turn of an interactive program and how the turn ended.
+
+    ``state``: ``input`` (blocked reading its stdin), ``exit`` (the process ended), ``timeout``.
+    ``at`` is the time of the end of the turn, in seconds since the program started.
+    """
+
+    text: str
+    state: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,8 @@ class Program:
         self._p = popen
         self._stdin = popen.stdin
         self._stdout = popen.stdout
+        self._stdin_inode = os.fstat(self._stdin.fileno()).st_ino
+        self.started = time.monotonic()
         self._limits = limits
         self._cleanup = cleanup
         self._pending = ""          # received, not yet returned
@@ -132,6 +159,94 @@ class Program:
         self._taken += len(chunk)
         self._pending += self._dec.decode(chunk)
         return True
+
+    def _tree(self) -> list[int]:
+        """The sandboxed process and its descendants (bwrap's own processes included)."""
+        found, todo = [], [self._p.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for task in tasks:
+                try:
+                    with open(f"/proc/{pid}/task/{task}/children") as handle:
+                        todo.extend(int(child) for child in handle.read().split())
+                except OSError:
+                    continue
+        return found
+
+    def _reads_stdin(self, pid: int) -> bool:
+        """Some thread of ``pid`` is blocked in a read of a descriptor that is our stdin pipe."""
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            return False
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/syscall") as handle:
+                    fields = handle.read().split()
+            except OSError:
+                continue
+            if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in _READ_SYSCALLS:
+                continue
+            try:
+                if os.stat(f"/proc/{pid}/fd/{int(fields[1], 16)}").st_ino == self._stdin_inode:
+                    return True
+            except (OSError, ValueError):
+                continue
+        return False
+
+    def _stdin_pending(self) -> int:
+        """Bytes sent to the program that it has not read yet."""
+        try:
+            return int.from_bytes(fcntl.ioctl(self._stdin.fileno(), termios.FIONREAD, b"\0" * 4), "little")
+        except (OSError, ValueError):
+            return 0
+
+    def blocked_on_stdin(self) -> bool:
+        """The kernel's word that the program waits for input: a read on the empty stdin pipe."""
+        if self._stdin.closed or self._stdin_pending():
+            return False
+        return any(self._reads_stdin(pid) for pid in self._tree())
+
+    def read_turn(self, timeout: float) -> Turn:
+        """Output until the program blocks reading its stdin, exits, or ``timeout`` passes.
+
+        No fixed waits: output is read as it comes, and the process's state is checked
+        whenever the output pauses, at first every half millisecond, backing off to 20 ms.
+        """
+        deadline = time.monotonic() + timeout
+        pause = _POLL_MIN_S
+        text = ""
+        while True:
+            got = len(self._pending)
+            alive = self._pump(pause)
+            if len(self._pending) > got:
+                pause = _POLL_MIN_S
+                continue
+            if not alive or self.poll() is not None:
+                self._pending = self.read_all(0.5)
+                state = "exit"
+            elif self.blocked_on_stdin():
+                self._drain()   # everything written before the read is in the pipe by now
+                state = "input"
+            elif time.monotonic() >= deadline:
+                state = "timeout"
+            else:
+                pause = min(pause * 2, _POLL_MAX_S)
+                continue
+            text, self._pending = self._pending, ""
+            return Turn(text, state, time.monotonic() - self.started)
+
+    def _drain(self) -> None:
+        """Read what is in the stdout pipe now, without waiting."""
+        while True:
+            got = len(self._pending)
+            if not self._pump(0.0) or len(self._pending) == got:
+                return
 
     def send(self, text: str) -> bool:
         """Write to the program's stdin.  False if it no longer reads."""

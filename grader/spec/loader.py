@@ -292,9 +292,28 @@ class _Builder:
         except ImportError:
             return
         validator = jsonschema.Draft202012Validator(PROGRAM_SCHEMA)
-        for error in validator.iter_errors(self.data["program"]):
+        errors = list(validator.iter_errors(self.data["program"]))
+        for error in errors:
             where = ["program", *error.absolute_path]
             self.problem(where, f"{_json_path(where)}: {error.message}")
+        if not errors:
+            self.check_program_plugin()
+
+    def check_program_plugin(self) -> None:
+        """The program plug-in named by the spec loads, and the cases and options fit its schemas."""
+        from grader.programs.plugin import load_plugin
+
+        path = (self.path.parent / self.data["program"]["plugin"]).resolve()
+        try:
+            plugin = load_plugin(path)
+        except FileNotFoundError:
+            self.problem(["program", "plugin"], f"program.plugin: no such file {self.data['program']['plugin']}")
+            return
+        except BaseException as exc:  # a broken plug-in must be reported, not crash the CLI
+            self.problem(["program", "plugin"], f"program.plugin: cannot load it: {type(exc).__name__}: {exc}")
+            return
+        for where, message in plugin.problems(self.data["program"]):
+            self.problem(["program", *where], f"{_json_path(['program', *where])}: {message}")
 
     def digest(self, *paths: Path | None) -> str:
         h = hashlib.sha256(self.path.read_bytes())

@@ -233,30 +233,46 @@ def _java_source(text: str) -> Source:
 
 
 def _java_indent_findings(code_lines: list[str], lines: list[str]) -> list[Finding]:
-    """Lines whose indentation does not follow the brace depth.
+    """Lines whose indentation does not follow the structure of the code.
 
-    A braceless body (``if (...)`` / ``for (...)`` / ``else`` on the line before) is one
-    level deeper; other continuation lines are excused.
+    Each open brace adds a level for its contents, the closing brace returns to the level of
+    the line that opened it; a brace-less body (``for (...)`` / ``if (...)`` / ``else`` with no
+    ``{``) is one level deeper, nested ones deeper still (the handout's own shuffle nests two
+    brace-less ``for`` loops); a ``{`` alone on the line after a header (Allman style) sits at
+    the header's level. Continuation lines of a long statement are excused.
     """
-    depth = 0
+    openers: list[int] = []
+    pending = 0                   # brace-less headers waiting for their body
+    previous = ";"
     widths: Counter[float] = Counter()
     samples: list[tuple[int, int, int]] = []
-    previous, braceless = ";", 0
     for number, (code, raw) in enumerate(zip(code_lines, lines), 1):
         body = code.strip()
         if not body:
             continue
-        header = re.match(r"^(\}\s*)?(if|for|while|else)\b", previous) and not previous.endswith(("{", ";", "}"))
-        continuation = not header and previous[-1:] not in (";", "{", "}", ":")
-        braceless = braceless + 1 if header else (braceless if continuation else 0)
-        level = depth + braceless - (1 if body.startswith("}") else 0)
+        header_before = bool(re.match(r"^(\}\s*)?(if|for|while|else|do)\b", previous)) and not previous.endswith((";", "{", "}"))
+        if previous[-1:] not in (";", "{", "}", ":") and not header_before:
+            previous = body if body.endswith((";", "{", "}")) else previous + " " + body
+            continue              # a continuation line
+        base = openers[-1] + 1 if openers else 0
+        if body.startswith("}"):
+            level = openers.pop() if openers else 0
+        elif body == "{" and pending:
+            level = base + pending - 1
+        else:
+            level = base + pending
         indent = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
-        if not continuation and level > 0:
+        if level > 0:
             widths[indent / level] += 1
             samples.append((number, level, indent))
-        depth += body.count("{") - body.count("}")
-        if body.endswith(("{", "}")) or (body.endswith(";") and not header):
-            braceless = 0 if body.endswith(";") or body.endswith("{") else braceless
+        opens = body.count("{") - body.count("}") + (1 if body.startswith("}") else 0)
+        for _ in range(max(opens, 0)):
+            openers.append(level)
+        header = bool(re.match(r"^(\}\s*)?(if|for|while|else|do)\b", body)) and not body.endswith((";", "{", "}"))
+        if header:
+            pending += 1
+        elif body.endswith(("{", ";", "}")):
+            pending = 0
         previous = body
     if not widths:
         return []
@@ -286,7 +302,7 @@ def check_style(language: str, file_name: str, text: str, options: Mapping[str, 
         _header(source, points * SHARES["header"]),
         _comments(source, points * SHARES["comments"], float(options.get("min_comment_density", 0.15))),
         _indentation(source, points * SHARES["indentation"]),
-        _names(source, points * SHARES["names"]),
+        _names(source, points * SHARES["names"], frozenset(options.get("handout_names", ()))),
         _structure(source, points * SHARES["structure"], int(options.get("max_main_lines", 40)),
                    int(options.get("min_functions", 3))),
     ])
@@ -330,10 +346,14 @@ def _indentation(source: Source, points: float) -> StyleCheck:
     return StyleCheck("indentation", share, points, summary, findings)
 
 
-def _names(source: Source, points: float) -> StyleCheck:
-    findings = [Finding(line, f"one-letter {role} name '{name}': say what it holds") for name, line, role in source.names]
+def _names(source: Source, points: float, handout: frozenset[str] = frozenset()) -> StyleCheck:
+    """One-letter names, except loop counters and the names of the handout's own code (not the student's choice)."""
+    findings = [Finding(line, f"one-letter {role} name '{name}': say what it holds")
+                for name, line, role in source.names if name not in handout]
     share = 1.0 - 0.25 * len(findings)
     summary = "self-explanatory names" if not findings else f"{len(findings)} one-letter name(s) outside loop counters"
+    if handout & {name for name, _, _ in source.names}:
+        summary += " (names from the handout's own code are not counted)"
     return StyleCheck("names", share, points, summary, findings)
 
 

@@ -1,0 +1,121 @@
+"""The contract between the console-program engine and an assignment's plug-in.
+
+The engine builds and runs any console program and records what happened; the plug-in,
+a trusted module beside the spec (``program: plugin: ../reference/x_program.py``), knows
+the assignment: how to answer the program, how to read its transcript, how to judge it.
+A plug-in module defines:
+
+``CRITERIA``
+    names of the criteria it scores (their points come from the spec's ``scoring``).
+``CASE_SCHEMA`` / ``OPTIONS_SCHEMA``
+    JSON Schemas of one case and of the spec's ``program.options``.
+``start(case, ctx) -> Play``
+    the player of one case (it answers each time the program waits for input) and the
+    files or environment the program gets for it.
+``judge(runs, ctx) -> Judgement``
+    scores of its criteria, tests (each with its line or game), rules broken.
+
+The engine gives the player only what the program printed; the player returns an answer,
+or :class:`Stop` to end the session (saying whether the grader lost track, which is never
+the student's fault, or the program misbehaved).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping, Protocol, Sequence
+
+import jsonschema
+
+from grader.judge.verdict import TestResult
+from grader.spec.loader import load_trusted_module
+
+from .session import Crash, Transcript
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The player ends the session. ``by_grader``: the grader could not follow the program."""
+
+    reason: str
+    by_grader: bool = False
+
+
+class Player(Protocol):
+    def answer(self, output: str) -> "str | Stop":
+        """The answer to send, given the output printed since the last answer."""
+
+
+@dataclass
+class Play:
+    """How one case is played: the player, and files/environment the program gets."""
+
+    player: Player
+    files: dict[str, bytes] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a plug-in may know while playing and judging one submission."""
+
+    reference: ModuleType | None
+    options: Mapping[str, Any]
+    points: Mapping[str, float]     # per criterion of the plug-in
+    language: str
+    main_file: str
+    sources: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """One case as it ran: the case, the transcript, a real crash if there was one, and the player."""
+
+    case: Mapping[str, Any]
+    transcript: Transcript
+    crash: Crash | None
+    player: Any
+
+
+@dataclass
+class Judgement:
+    scores: dict[str, float]                       # criterion -> points earned
+    tests: list[TestResult] = field(default_factory=list)
+    rules_broken: list[tuple[str, str]] = field(default_factory=list)   # (rule, message)
+
+
+@dataclass(frozen=True)
+class Plugin:
+    module: ModuleType
+
+    @property
+    def criteria(self) -> tuple[str, ...]:
+        return tuple(self.module.CRITERIA)
+
+    def start(self, case: Mapping[str, Any], ctx: Context) -> Play:
+        return self.module.start(case, ctx)
+
+    def judge(self, runs: Sequence[CaseRun], ctx: Context) -> Judgement:
+        return self.module.judge(runs, ctx)
+
+    def problems(self, program: Mapping[str, Any]) -> list[tuple[list[Any], str]]:
+        """Schema problems of the spec's cases and options, as (path, message)."""
+        found: list[tuple[list[Any], str]] = []
+        case_schema = jsonschema.Draft202012Validator(getattr(self.module, "CASE_SCHEMA", {}))
+        for i, case in enumerate(program.get("cases", ())):
+            for error in case_schema.iter_errors(case):
+                found.append((["cases", i, *error.absolute_path], error.message))
+        options_schema = jsonschema.Draft202012Validator(getattr(self.module, "OPTIONS_SCHEMA", {}))
+        for error in options_schema.iter_errors(program.get("options", {})):
+            found.append((["options", *error.absolute_path], error.message))
+        return found
+
+
+def load_plugin(path: Path) -> Plugin:
+    """Import a plug-in (trusted code, parent process only) and check that it has the contract's parts."""
+    module = load_trusted_module(path, "program_plugin")
+    missing = [name for name in ("CRITERIA", "start", "judge") if not hasattr(module, name)]
+    if missing:
+        raise ImportError(f"{path.name} is not a program plug-in: it lacks {', '.join(missing)}")
+    return Plugin(module)

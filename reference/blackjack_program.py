@@ -1,0 +1,422 @@
+"""The Blackjack program plug-in (specs/blackjack.yaml ``program.plugin``): play and judge EPL131 sessions.
+
+Trusted course code, loaded by the grader's console-program engine, which knows nothing of
+Blackjack. ``start`` gives each case its player (reference/blackjack_players.py); ``judge``
+reads every session back (reference/blackjack_transcript.py), replays every game through the
+reference with the same cards and answers (reference/blackjack_replay.py) and scores:
+
+* ``games``: six aspects of the game, each worth a sixth, lost when any game of any case shows
+  the fault: the deal, the player's cards, the dealer's play, the money of each game, the flow of
+  questions, and the session (ends on the answer, final total = the games' results). A fault is
+  scored once however many games show it, so the score does not depend on how often the
+  program's own shuffle happens to trigger it, and every game that shows it is listed;
+* ``wording``: the share of the handout's kinds of line the program prints exactly;
+* rules: ``unfair_deals`` (the program's own deals fail a test of a fair shuffle) and
+  ``unreached_actions`` (some action was never reachable); the spec says what breaking one costs.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from grader.judge.verdict import TestResult
+from grader.programs.plugin import CaseRun, Context, Judgement, Play
+from grader.spec.loader import load_trusted_module
+
+_here = Path(__file__).parent
+_t = load_trusted_module(_here / "blackjack_transcript.py", "blackjack_transcript")
+_p = load_trusted_module(_here / "blackjack_players.py", "blackjack_players")
+_r = load_trusted_module(_here / "blackjack_replay.py", "blackjack_replay")
+
+CRITERIA = ("games", "wording")
+ASPECTS = {
+    "deal": "every game's cards come from one 52-card deck: two open cards each at the start, no card twice",
+    "player_cards": "a hit gives one card, a double down exactly one card",
+    "dealer_play": "the dealer reveals the hidden card and draws while the total is 17 or less",
+    "money": "each game settles the stake as the handout says (a natural pays 1.5x, 21 by hitting 1x, ...)",
+    "flow": "the right questions at the right time (insurance only against an Ace, no action after 21 or a bust)",
+    "session": "the session ends on the answer that ends it, and the final total is the sum of the games",
+}
+#: Significance of each test of the program's own deals: the three together raise a false alarm
+#: for fewer than 1 in 40,000 honest submissions.
+FAIRNESS_ALPHA = {"ranks": 1e-5, "naturals": 1e-5, "repeats": 1e-6}
+FAIRNESS_MIN_GAMES = 30
+
+_STRATEGIES = sorted(_p.STRATEGIES)
+CARD_SCHEMA = {"type": "string", "pattern": "^(Ace|King|Queen|Jack|10|[2-9]) of (Clubs|Diamonds|Hearts|Spades)$"}
+CASE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "visibility": {"enum": ["public", "hidden"]},
+        "weight": {"type": "number"},
+        "timed": {"type": "boolean"},
+        "seed": {"type": "integer"},
+        "games": {"type": "integer", "minimum": 1, "maximum": 200},
+        "stakes": {"type": "array", "minItems": 1, "items": {"type": "number", "exclusiveMinimum": 0}},
+        "insure": {"type": "boolean"},
+        "stdin": {"type": "array", "minItems": 1, "items": {"type": ["string", "number"]}},
+        "strategy": {"oneOf": [
+            {"enum": _STRATEGIES},
+            {"type": "object", "required": ["name"], "additionalProperties": False,
+             "properties": {"name": {"enum": _STRATEGIES}, "threshold": {"type": "integer"}}},
+        ]},
+        "decks": {"type": "array", "items": {"type": "array", "items": CARD_SCHEMA, "maxItems": 52},
+                  "description": "deck prefixes, one per game, for programs that read their decks from deck_env"},
+    },
+    "oneOf": [{"required": ["stdin"]}, {"required": ["strategy"]}],
+}
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"deck_env": {"type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$",
+                                "description": "a program that reads this variable gets the case's decks from its file"}},
+}
+
+
+# ----------------------------------------------------------------------------- playing
+
+def start(case: Mapping[str, Any], ctx: Context) -> Play:
+    """The player of one case, and the case's decks for a program that reads them."""
+    plan = plan_script(case, ctx.reference) if "stdin" in case else None
+    player = _p.BlackjackPlayer(_p.make_policy(case, plan))
+    play = Play(player)
+    if ctx.options.get("deck_env"):
+        play.files["decks.txt"] = "".join(card + "\n" for deck in _r.spec_decks(case) for card in deck).encode()
+        play.env[ctx.options["deck_env"]] = "decks.txt"
+    return play
+
+
+class _PlanningInput(io.StringIO):
+    """stdin for the reference that labels every script line with the question it answered."""
+
+    def __init__(self, lines: list[str], out: io.StringIO):
+        super().__init__()
+        self.lines, self.out = lines, out
+        self.player = _p.BlackjackPlayer(_p.Policy())
+        self.plan: list[dict[str, list[str]]] = []
+
+    def readline(self, *_: Any) -> str:  # type: ignore[override]
+        output = self.out.getvalue()
+        self.out.seek(0)
+        self.out.truncate()
+        if not self.lines:
+            return ""
+        self.player.answer(output)          # works out the kind, as it will against a student
+        kind = self.player.sent[-1].kind
+        line = self.lines.pop(0)
+        game = self.player.parser.game
+        number = game.number if game else 1
+        while len(self.plan) < number:
+            self.plan.append({})
+        self.plan[number - 1].setdefault(kind, []).append(line)
+        return line + "\n"
+
+
+def plan_script(case: Mapping[str, Any], reference: Any) -> list[dict[str, list[str]]]:
+    """Per game of a scripted case: its answers by kind, as the reference consumed them."""
+    out = io.StringIO()
+    stdin = _PlanningInput([str(line) for line in case["stdin"]], out)
+    reference.play_session(stdin, out, reference.deck_supplier(_r.spec_decks(case), None))
+    return stdin.plan
+
+
+# ----------------------------------------------------------------------------- judging
+
+@dataclass
+class _Findings:
+    faults: dict[str, list[str]] = field(default_factory=lambda: {a: [] for a in ASPECTS})
+    games: int = 0
+    reference_lines: list[str] = field(default_factory=list)
+    student_lines: list[str] = field(default_factory=list)
+    openings: list[tuple[str, str, str]] = field(default_factory=list)
+    actions: set[str] = field(default_factory=set)
+    notes: list[TestResult] = field(default_factory=list)
+    totals: list[tuple[float, dict[str, float]]] = field(default_factory=list)   # (summary - sum, announced by kind)
+
+
+def reread(run: CaseRun) -> Any:
+    """The whole session parsed again from the transcript, with the answers the player sent."""
+    parser = _t.TranscriptParser()
+    answers = iter(run.player.sent)
+    for event in run.transcript.events:
+        if event.stream == "out":
+            parser.feed_output(event.text)
+        else:
+            parser.feed_answer(next(answers))
+    return parser.finish()
+
+
+def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
+    """Scores of games and wording, a test per aspect, the rules about deals."""
+    found = _Findings()
+    for run in runs:
+        _judge_run(run, ctx, found)
+    points = ctx.points.get("games", 0.0) / len(ASPECTS)
+    explanation = explain_totals(found.totals)
+    if explanation:
+        found.faults["session"].insert(0, explanation)
+    tests = [_aspect_test(aspect, found.faults[aspect], found.games, points) for aspect in ASPECTS]
+    games = points * sum(1 for aspect in ASPECTS if not found.faults[aspect])
+    ratio, misses = wording_ratio(found.reference_lines, found.student_lines)
+    wording_points = ctx.points.get("wording", 0.0)
+    tests.append(TestResult(name="wording", function="wording", visibility="public",
+                            status="passed" if ratio >= 0.999 else "failed", score=round(wording_points * ratio, 4),
+                            max_score=wording_points, message=f"{ratio:.0%} of the handout's kinds of line printed "
+                            "exactly" + (": " + "; ".join(misses) if misses else "")))
+    tests.extend(found.notes)
+    unfair = fairness(found.openings)
+    broken = [("unfair_deals", "; ".join(message for _, message in unfair))] if unfair else []
+    complete = all(not run.crash and run.transcript.ended == "exit" for run in runs)
+    missing = [name for name in ("hit", "stand", "double down", "surrender", "insurance") if name not in found.actions]
+    if complete and missing and len(found.openings) >= FAIRNESS_MIN_GAMES:
+        broken.append(("unreached_actions", f"in the {len(found.openings)} games it dealt itself the grader could never {', '.join(missing)}: "
+                                            "the program's deals never allowed it"))
+    return Judgement({"games": games, "wording": wording_points * ratio}, tests, broken)
+
+
+def _aspect_test(aspect: str, faults: list[str], games: int, points: float) -> TestResult:
+    if not faults:
+        return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="passed",
+                          score=round(points, 4), max_score=round(points, 4), message=f"{ASPECTS[aspect]}: right in all "
+                          f"{games} games")
+    shown = "; ".join(faults[:3]) + (f"; ... ({len(faults) - 3} more)" if len(faults) > 3 else "")
+    return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="failed", score=0.0,
+                      max_score=round(points, 4), message=f"{ASPECTS[aspect]}: wrong {len(faults)} times: {shown}")
+
+
+def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
+    session = reread(run)
+    name = run.case["name"]
+    unfinished = run.crash is not None or run.transcript.ended != "exit"
+    supplied = _r.spec_decks(run.case) if ctx.options.get("deck_env") else []
+    finished = [g for g in session.games if g.result_kind is not None]
+    for game in session.games:
+        if game.result_kind is None:
+            if not unfinished:
+                found.faults["money"].append(f"{name} game {game.number}: no result line for this game "
+                                             f"(line {game.first_line})")
+            continue
+        found.games += 1
+        _judge_game(name, game, ctx, found)
+        opening = (*game.player[:2], game.dealer_up or "")
+        deck = supplied[(game.number - 1) % len(supplied)] if supplied else []
+        if len(opening) == 3 and all(opening) and (not deck or list(opening) != deck[:3]):
+            found.openings.append(opening)   # dealt by the program itself
+            found.actions.update(_p.ACTIONS.get(a, "") for a in game.actions())
+            found.actions.update("insurance" for a in game.answers if a.kind == "insurance")
+    found.student_lines.extend(session.lines)
+    found.reference_lines.extend(_r.reference_lines(ctx.reference, "say", "******* WELCOME TO BLACKJACK ********"))
+    total = sum(g.money or 0.0 for g in finished)
+    found.reference_lines.extend(_r.reference_lines(ctx.reference, "print_summary", total))
+    if unfinished:
+        _unfinished(name, run, session, found)
+        return
+    _judge_session(name, session, total, run, found)
+
+
+def _unfinished(name: str, run: CaseRun, session: Any, found: _Findings) -> None:
+    """A session that did not end by itself: a crash, a hang, a program that would not stop, or the grader lost."""
+    ended = run.transcript.ended
+    if run.crash:
+        status, why = run.crash.status, run.crash.message
+    elif ended == "stopped":
+        status, why = "failed", run.transcript.note
+        found.faults["session"].append(f"{name}: {why}")
+    else:
+        status, why = "error", f"the grader lost track of the program, which is not your program's fault: {run.transcript.note}"
+    found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
+                                  status=status, score=0.0, max_score=0.0,
+                                  message=f"ended in game {len(session.games)}: {why}"))
+
+
+def _judge_session(name: str, session: Any, total: float, run: CaseRun, found: _Findings) -> None:
+    games = run.player.policy.games
+    if len(session.games) < games:
+        found.faults["session"].append(f"{name}: the session ended after {len(session.games)} games, the player "
+                                       f"wanted {games}")
+    if session.summary is None:
+        found.faults["session"].append(f"{name}: no final total after the last game")
+    else:
+        found.totals.append((session.summary - total, _announced_by_situation(session)))
+        if abs(session.summary - total) > 0.005:
+            found.faults["session"].append(f"{name}: final total {session.summary:+.2f} Euro (line "
+                                           f"{session.summary_line[0]}), but the games' results add up to "
+                                           f"{total:+.2f} Euro")
+
+
+def _announced_by_situation(session: Any) -> dict[str, float]:
+    by_kind: dict[str, float] = {}
+    for game in session.games:
+        if game.result_kind is not None:
+            by_kind[_situation(game)] = by_kind.get(_situation(game), 0.0) + abs(game.money or 0.0)
+    return by_kind
+
+
+def explain_totals(totals: list[tuple[float, dict[str, float]]]) -> str:
+    """Wrong totals that are, in every session, one share of what one kind of game announced: say which."""
+    if not any(abs(difference) > 0.005 for difference, _ in totals):
+        return ""
+    kinds = sorted({kind for _, announced in totals for kind in announced})
+    for kind in kinds:
+        for share in (0.5, 1.0, 1.5, 2.0, -0.5, -1.0, -2.0):
+            if all(abs(difference - share * announced.get(kind, 0.0)) < 0.005 for difference, announced in totals):
+                return (f"in every session the total is off by exactly {share:g}x what the games {kind} announced: "
+                        f"the program seems to credit {1 + share:g}x the amount it prints for them")
+    return ""
+
+
+def _situation(game: Any) -> str:
+    if game.result_kind == "player_21" or (game.money and game.money > 0 and _t.hand_total(game.player_cards()) == 21
+                                            and game.player_draws):
+        return "won by reaching 21 with a hit or a double"
+    return {"player_natural": "won with a natural", "dealer_natural": "lost to the dealer's natural",
+            "dealer_burned": "won when the dealer burned", "player_burned": "lost by burning",
+            "surrender": "surrendered", "tie": "tied"}.get(game.result_kind, f"ended '{game.result_kind}'")
+
+
+def _judge_game(name: str, game: Any, ctx: Context, found: _Findings) -> None:
+    where = f"{name} game {game.number}"
+    problems = _r.deal_problems(game)
+    if problems:
+        found.faults["deal"].append(f"{where}: " + "; ".join(problems))
+        return   # the rest of this game follows from an impossible deal: not judged again
+    replay = _r.replay_game(ctx.reference, game, _r.build_deck(game))
+    ref = replay.game
+    found.reference_lines.extend(line for _, line in ref.lines)
+    cards_differ = False
+    if game.player_draws != ref.player_draws:
+        cards_differ = True
+        found.faults["player_cards"].append(f"{where}: the player got {_hand(game.player_cards())} after "
+                                            f"{_actions(game)}; expected {_hand(ref.player_cards())}")
+    if game.dealer_turn and ref.dealer_turn and game.dealer_draws != ref.dealer_draws:
+        cards_differ = True
+        found.faults["dealer_play"].append(f"{where}: the dealer drew {_hand(game.dealer_cards())}; expected "
+                                           f"{_hand(ref.dealer_cards())}")
+    if cards_differ:
+        return   # the rest of this game follows from other cards than the reference's: not judged again
+    flow = _flow(game, replay)
+    if flow:
+        found.faults["flow"].append(f"{where}: {flow}")
+    if ref.money is not None and (game.money is None or abs(game.money - ref.money) > 0.005):
+        line = f" (line {game.result_line[0]}: '{game.result_line[1]}')" if game.result_line else ""
+        found.faults["money"].append(f"{where}: {_money(game.money)} for '{_situation(ref)}'{line}; expected "
+                                     f"{_money(ref.money)}")
+
+
+def _flow(game: Any, replay: Any) -> str:
+    if "insurance" in replay.wanted:
+        return "the dealer showed an Ace but no insurance was offered"
+    if "insurance" in replay.answers_unused:
+        return f"insurance was offered though the dealer shows {game.dealer_up}"
+    if replay.answers_unused:
+        return f"asked for {len(replay.answers_unused)} more action(s) after the game was decided"
+    if replay.wanted:
+        return f"the game ended before the player could act ({', '.join(replay.wanted)})"
+    if game.dealer_turn and not replay.game.dealer_turn and replay.game.result_kind in ("player_burned", "player_21"):
+        return "the dealer played after the player's hand had already decided the game"
+    return ""
+
+
+def _hand(cards: list[str]) -> str:
+    return f"{', '.join(cards) or 'nothing'} (total {_t.hand_total(cards)})"
+
+
+def _actions(game: Any) -> str:
+    return ", ".join(_p.ACTIONS.get(a, str(a)) for a in game.actions()) or "no action"
+
+
+def _money(money: float | None) -> str:
+    return "no amount" if money is None else f"{money:+.2f} Euro"
+
+
+# ----------------------------------------------------------------------------- wording
+
+def template(line: str) -> str:
+    """A line's kind: cards and amounts replaced by placeholders."""
+    text = _t._CARD.sub("{card}", line.rstrip())
+    return re.sub(r"-?\d+(?:\.\d+)?", "{n}", text)
+
+
+#: The handout's kinds of line (its sample runs), each judged when its situation arose in the session.
+HANDOUT_LINES = (
+    "******* WELCOME TO BLACKJACK ********", ">>>> We are about to start Game number {n} <<<<",
+    "Enter your stake in Euro: {n}", "{card}", "The first of my initial two cards is {card}",
+    "Your next card is {card}", "Your final card is {card}", "Enter chosen action: {n}", "My turn to play...",
+    "My second initial card is {card}", "My next card is {card}", "I am stopping...",
+    "I have burned myself and you win {n} Euro", "Blackjack for me!!! You have just lost {n} Euro",
+    "Blackjack for you!!! You have just won {n} Euro", "You have been burned and have lost {n} Euro",
+    "By surrendering you only lose {n} Euro", "You have won {n} Euro", "You have lost {n} Euro",
+    "My second card is {card}", "As you see I have a natural blackjack, so you lose your stake",
+    "You have won {n} Euro. Lucky you!!", "You have lost {n} Euro. Next time luckier.",
+    "******** GOODBYE - COME AGAIN **********",
+)
+
+
+def wording_ratio(reference_lines: list[str], student_lines: list[str]) -> tuple[float, list[str]]:
+    """Share of the handout's kinds of line the program got right, and the first it did not.
+
+    A kind of line counts against the program only when the reference printed it for the same
+    games (its situation arose) and the program never printed it exactly; the share is over all
+    the handout's kinds, so it does not depend on which situations the program's own deals made.
+    """
+    arose = {template(line) for line in reference_lines}
+    printed = {template(line) for line in student_lines}
+    missing = [t for t in HANDOUT_LINES if t in arose and t not in printed]
+    return 1 - len(missing) / len(HANDOUT_LINES), [f"never printed '{t}'" for t in missing[:4]]
+
+
+# ----------------------------------------------------------------------------- fair deals
+
+def _chi2_sf_even(x: float, dof: int) -> float:
+    """Survival function of chi-square with an even number of degrees of freedom (closed form)."""
+    half = x / 2
+    return math.exp(-half) * sum(half ** j / math.factorial(j) for j in range(dof // 2))
+
+
+def _binomial_tail(n: int, k: int, p: float) -> float:
+    """P(X >= k) for a binomial(n, p), summed in log space."""
+    return sum(math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                        + j * math.log(p) + (n - j) * math.log1p(-p)) for j in range(k, n + 1))
+
+
+def _poisson_tail(k: int, mean: float) -> float:
+    """P(X >= k) for a Poisson mean, summed in log space (k may be in the hundreds)."""
+    return sum(math.exp(-mean + j * math.log(mean) - math.lgamma(j + 1)) for j in range(k, k + 400))
+
+
+def fairness(openings: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
+    """Tests of the program's own deals (player's two cards and the dealer's open card of every game).
+
+    Under a fair shuffle each of those cards has each rank with probability 1/13, the player
+    has a natural with probability 2*(4/52)*(16/51), and two games rarely open alike. Three tests,
+    at the significances of FAIRNESS_ALPHA: the ranks (chi-square, 12 degrees of freedom; the
+    cards of one game are drawn without replacement, which only makes the test more cautious),
+    the player's naturals (binomial upper tail) and repeated openings (Poisson upper tail).
+    """
+    games = len(openings)
+    if games < FAIRNESS_MIN_GAMES:
+        return []
+    broken = []
+    ranks = Counter(card.split(" of ")[0] for opening in openings for card in opening)
+    expected = 3 * games / 13
+    chi2 = sum((ranks.get(rank, 0) - expected) ** 2 / expected for rank in _t.RANKS)
+    if _chi2_sf_even(chi2, 12) < FAIRNESS_ALPHA["ranks"]:
+        common = ", ".join(f"{rank} {count}x" for rank, count in ranks.most_common(3))
+        broken.append(("unfair_deals", f"the opening cards of {games} games are not a fair shuffle (most common: {common}"
+                                       f" of {3 * games} cards; about {expected:.0f} each expected)"))
+    naturals = sum(1 for p1, p2, _ in openings if {_t.card_points(p1), _t.card_points(p2)} == {10, 11})
+    if _binomial_tail(games, naturals, 2 * (4 / 52) * (16 / 51)) < FAIRNESS_ALPHA["naturals"]:
+        broken.append(("unfair_deals", f"the player got a natural in {naturals} of {games} games "
+                                       f"(about {games * 0.048:.0f} expected from a fair shuffle)"))
+    repeats = sum(n * (n - 1) // 2 for n in Counter(openings).values())
+    if repeats and _poisson_tail(repeats, games * (games - 1) / 2 / (52 * 51 * 50)) < FAIRNESS_ALPHA["repeats"]:
+        broken.append(("unfair_deals", f"{repeats} pairs of games opened with the same three cards: the deals do not vary"))
+    return broken

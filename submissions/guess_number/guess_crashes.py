@@ -1,0 +1,57 @@
+"""
+Author: Anna Pavlou
+Written: 02/11/2026
+Last updated: 03/11/2026
+
+Execution: python3 guess_number.py
+
+Guess the Number: the computer thinks of a number between 1 and 100 and the
+user guesses until right, with a hint after every wrong guess; at the end the
+number of games and the average number of tries are shown.
+"""
+import random
+
+
+def ask_number():
+    """Read one whole number, asking again until the answer is one."""
+    while True:
+        answer = input("Enter your guess: ")
+        if answer.strip().lstrip("-").isdigit():
+            return int(answer)
+        print("Please enter a whole number.")
+
+
+def play_one_game():
+    """One game against a new secret; returns the number of tries."""
+    secret = random.randint(1, 100)
+    tries = 0
+    while True:
+        guess = ask_number()
+        tries += 1
+        if guess < secret:
+            print("Too low!")
+        elif guess > secret:
+            print("Too high!")
+        else:
+            print(f"Correct! You guessed it in {tries} tries.")
+            return tries
+
+
+def main():
+    """Games until the user says n, then the summary."""
+    print("Welcome to Guess the Number!")
+    results = [0, 0]
+    played = 0
+    while True:
+        print("I am thinking of a number between 1 and 100.")
+        results[played] = play_one_game()
+        played += 1
+        if input("Play again? (y/n): ").strip().lower() != "y":
+            break
+    average = sum(results) / len(results)
+    print(f"You played {len(results)} games with {average:.1f} tries on average.")
+    print("Goodbye!")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The Blackjack plug-in beside its spec: tolerant reading of real wordings, players, fair-deal tests."""
+from __future__ import annotations
+
+import random
+
+from grader.spec.loader import load_trusted_module
+
+from conftest import ROOT
+
+plugin = load_trusted_module(ROOT / "reference" / "blackjack_program.py", "program_plugin")
+t, players, replay = plugin._t, plugin._p, plugin._r
+
+
+def _session(chunks):
+    """chunks: output strings and (kind, text, value) answers, in order."""
+    parser = t.TranscriptParser()
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            parser.feed_output(chunk)
+        else:
+            parser.feed_answer(t.Answer(*chunk))
+    return parser.finish()
+
+
+def test_real_wordings_are_read_as_events():
+    session = _session([
+        ">>>> We are about to start Game number 1 <<<<\nGive your stake in Euro (integer): ", ("stake", "10", 10.0),
+        "You have the following two cards:\nAce of Hearts\nKing of Spades\nThe first of my initial two cards is 6 of Clubs\n"
+        "Natural Blackjack for you!!! You have just won 15.0 Euro\nDo you want to play again? (1=Yes, 2=No): ",
+        ("again", "1", 1.0),
+        ">>>> We are about to start Game number 2 <<<<\nGive your stake in Euro (integer): ", ("stake", "10", 10.0),
+        "You have the following two cards:\n10 of Hearts\n7 of Spades\nThe first of my initial two cards is 10 of Clubs\n"
+        "Choose action (1=Hit, 2=Stand, 3=Double Down, 4=Surrender): ", ("action", "2", 2.0),
+        "My turn to play...\nMy second initial card is 7 of Clubs\nI am stopping...\nDraw! You are not losing anything.\n"
+        "Do you want to play again? (1=Yes, 2=No): ", ("again", "2", 0.0),
+        "You have not won anything. Next time luckier.\n******** GOODBYE - COME AGAIN **********\n",
+    ])
+    first, second = session.games
+    assert first.player == ["Ace of Hearts", "King of Spades"] and first.dealer_up == "6 of Clubs"
+    assert (first.result_kind, first.money) == ("player_natural", 15.0)
+    assert second.dealer_hidden == "7 of Clubs" and (second.result_kind, second.money) == ("tie", 0.0)
+    assert session.summary == 0.0
+
+
+def test_result_lines_by_meaning():
+    assert t.classify_result("As you see I have a natural blackjack, so you lose your stake") == ("dealer_natural", -1)
+    assert t.classify_result("Blackjack for me!!! You have just lost 20.0 Euro") == ("dealer_21", -1)
+    assert t.classify_result("You are burned! You lost 10.0 Euro") == ("player_burned", -1)
+    assert t.classify_result("I have burned myself and you win 10.0 Euro") == ("dealer_burned", 1)
+    assert t.classify_result("Choose action (1=Hit, 2=Stand, 3=Double Down, 4=Surrender): ") is None
+    assert t.classify_result("You have the following two cards:") is None
+
+
+def test_the_player_answers_the_question_in_its_form():
+    player = players.BlackjackPlayer(players.Policy(decide=players.always_stand, games=2, stakes=(10,), insure=True))
+    assert player.answer(">>>> Game number 1 <<<<\nEnter your stake in Euro: ") == "10"
+    assert player.answer("7 of Hearts\n9 of Clubs\nThe first of my initial two cards is Ace of Spades\n"
+                         "I have an Ace. Do you want insurance? (Y/N): ") == "Y"
+    assert player.answer("Choose action (1=Hit, 2=Stand): ") == "2"
+    assert player.answer("My turn to play...\nMy second initial card is 6 of Hearts\nMy next card is 2 of Spades\n"
+                         "I am stopping...\nYou have lost 5.0 Euro\nDo you want to play again? (1=Yes, 2=No): ") == "1"
+    assert [a.kind for a in player.sent] == ["stake", "insurance", "action", "again"]
+    assert player.sent[1].value == 5.0
+
+
+def test_a_question_the_grader_cannot_place_stops_as_the_graders_fault():
+    player = players.BlackjackPlayer(players.Policy(decide=players.always_stand, games=1))
+    player.answer("Enter your stake in Euro: ")
+    prompt = "4 of Hearts\n9 of Clubs\nThe first of my initial two cards is Ace of Spades\nInsurance? "
+    answers = [player.answer(prompt)] + [player.answer("Insurance? ") for _ in range(6)]
+    stop = answers[-1]
+    assert answers[0] == "10" and "N" in answers   # an amount first, then the Y/N form
+    assert getattr(stop, "by_grader", False) and "could not tell what the program asks" in stop.reason
+
+
+def test_a_repeated_card_in_a_game_is_an_impossible_deal():
+    session = _session([
+        "Enter your stake in Euro: ", ("stake", "10", 10.0),
+        "9 of Spades\n2 of Hearts\nThe first of my initial two cards is 5 of Clubs\nEnter chosen action: ",
+        ("action", "3", 3.0), "Your final card is 8 of Diamonds\nMy turn to play...\nMy second initial card is "
+        "10 of Clubs\nMy next card is 8 of Diamonds\nI am stopping...\nYou have lost 20.0 Euro\n"])
+    problems = replay.deal_problems(session.games[0])
+    assert any("8 of Diamonds was dealt a second time" in p for p in problems)
+
+
+def _fair_openings(rng, games):
+    openings = []
+    for _ in range(games):
+        deck = list(t.ALL_CARDS)
+        rng.shuffle(deck)
+        openings.append(tuple(deck[:3]))
+    return openings
+
+
+def test_fair_shuffles_are_not_flagged():
+    rng = random.Random(7)
+    assert not any(plugin.fairness(_fair_openings(rng, 120)) for _ in range(300))
+
+
+def test_rigged_deals_are_flagged():
+    rng = random.Random(8)
+    naturals = [("Ace of Hearts", "King of Spades", o[2]) for o in _fair_openings(rng, 60)]
+    assert [rule for rule, _ in plugin.fairness(naturals)] == ["unfair_deals"] * 3
+    same = [("9 of Clubs", "4 of Hearts", "Queen of Spades")] * 60
+    assert any("do not vary" in message for _, message in plugin.fairness(same))
+    busting = [(o[0], o[1], "6 of Clubs") for o in _fair_openings(rng, 60)]
+    assert plugin.fairness(busting)

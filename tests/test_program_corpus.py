@@ -1,0 +1,82 @@
+"""Grade every submission of the program corpora (Blackjack, Guess the Number) and compare with its .expected.yaml.
+
+Each corpus holds real-style submissions in Python and Java (legacy encodings, the course's StdIn/StdOut,
+helper classes in a folder, the wordings real students use, state bugs that only long sessions show,
+programs that rig their own deals) with a hand-written expected grade next to each.
+"""
+from __future__ import annotations
+
+import fnmatch
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader.programs.grade import grade_program
+from grader.spec.loader import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = {"blackjack": "blackjack.yaml", "guess_number": "guess_number.yaml"}
+
+
+def _submissions(corpus: str) -> list[Path]:
+    folder = ROOT / "submissions" / corpus
+    return sorted(p for p in folder.iterdir() if p.suffix in (".py", ".java") or p.is_dir())
+
+
+SUBMISSIONS = [(corpus, path) for corpus in CORPORA for path in _submissions(corpus)]
+
+
+def files_of(path: Path) -> dict[str, bytes]:
+    if path.is_dir():
+        return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.suffix in (".py", ".java")}
+    return {path.name: path.read_bytes()}
+
+
+@pytest.fixture(scope="session")
+def graded():
+    """Every corpus submission graded once (Java compiled once, cached), two at a time."""
+    specs = {corpus: load_spec(ROOT / "specs" / name) for corpus, name in CORPORA.items()}
+
+    def grade(item):
+        corpus, path = item
+        return (corpus, path.name), grade_program(specs[corpus], path.stem, files_of(path))
+
+    with ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(grade, SUBMISSIONS))
+
+
+def _within(value: float, bounds: dict) -> bool:
+    if "exact" in bounds:
+        return abs(value - bounds["exact"]) < 0.01
+    return bounds.get("min", float("-inf")) - 0.01 <= value <= bounds.get("max", float("inf")) + 0.01
+
+
+def test_the_blackjack_corpus_has_both_languages_and_every_real_failure():
+    names = {p.name for p in _submissions("blackjack")}
+    assert sum(n.endswith(".py") for n in names) >= 8 and sum(n.endswith(".java") for n in names) >= 8
+    for needed in ("java_real_cp1252.java", "java_real_greek_iso8859_7.java", "java_folder_with_stdlib",
+                   "java_real_wording.java", "java_real_crash_dealer_draws.java", "java_real_double_redraw.java",
+                   "java_real_credit_15x.java", "java_missing_library.java"):
+        assert needed in names
+    assert len([n for n in names if "hostile" in n]) >= 6
+
+
+@pytest.mark.parametrize("corpus, path", SUBMISSIONS, ids=lambda v: v.name if isinstance(v, Path) else v)
+def test_matches_expected(graded, corpus, path):
+    expected = yaml.safe_load((path.parent / (path.stem + ".expected.yaml")).read_text())
+    result = graded[(corpus, path.name)]
+    assert _within(result.score, expected["score"]), f"score {result.score}, expected {expected['score']}"
+    for name, bounds in expected.get("criteria", {}).items():
+        assert _within(result.functions[name].score, bounds), f"{name}: {result.functions[name].score}, expected {bounds}"
+    kinds = {e.kind for e in result.errors}
+    assert set(expected.get("errors", [])) == kinds, f"errors {kinds}: {[e.message for e in result.errors]}"
+    for pattern, status in expected.get("tests", {}).items():
+        matching = [t for t in result.tests if fnmatch.fnmatch(t.name, pattern)]
+        assert matching, f"no test matches {pattern}"
+        assert {t.status for t in matching} == {status}, [(t.name, t.status, t.message) for t in matching if t.status != status][:3]
+    text = " ".join([t.message for t in result.tests] + [e.message for e in result.errors])
+    for snippet in expected.get("messages", []):
+        assert snippet in text
+    assert result.max_score == 100

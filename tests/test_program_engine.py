@@ -1,0 +1,134 @@
+"""The console-program engine: input only when the kernel says the program reads, crash vs lost track, toolchain."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from grader.programs import sandbox
+from grader.programs.plugin import Stop
+from grader.programs.session import drive, find_crash
+from grader.programs.spec import LanguageSpec
+from grader.programs.toolchain import build, decode_source
+from grader.run.sandbox import Limits
+
+from conftest import ROOT
+
+
+class Recorder:
+    """A player that answers from a list and remembers what it was shown when asked."""
+
+    def __init__(self, answers):
+        self.answers = list(answers)
+        self.seen: list[str] = []
+
+    def answer(self, output):
+        self.seen.append(output)
+        return self.answers.pop(0) if self.answers else Stop("no more answers", by_grader=True)
+
+
+def _run(files, argv, player, *, java=False, step_s=4.0):
+    limits = dataclasses.replace(Limits(), memory_mb=4096 if java else 512, nproc=200 if java else Limits().nproc)
+    program = sandbox.spawn(argv, files, limits=limits, binds=sandbox.binds_for("java" if java else "python"))
+    try:
+        return drive(program, player, step_s=step_s, session_s=30, max_inputs=50)
+    finally:
+        program.kill()
+
+
+HEADING_THEN_WORK = """import time
+print("You have the following two cards:")
+time.sleep(0.6)            # a pause after a line ending in ':' that is not a prompt
+print("2 of Spades")
+stake = int(input("Enter your stake: "))
+print("stake", stake)
+"""
+
+
+def test_input_is_sent_only_when_the_program_reads():
+    player = Recorder(["10"])
+    transcript = _run({"m.py": HEADING_THEN_WORK}, ["python3", "-u", "m.py"], player)
+    assert player.seen == ["You have the following two cards:\n2 of Spades\nEnter your stake: "]
+    assert transcript.ended == "exit" and transcript.exit_code == 0
+    assert transcript.output.endswith("stake 10\n")
+    assert [e.stream for e in transcript.events] == ["out", "in", "out"]
+    assert transcript.events[1].at >= 0.6     # timestamped: the answer came after the pause
+
+
+def test_an_uncaught_exception_is_a_crash_with_its_line():
+    player = Recorder(["10.0"])
+    transcript = _run({"m.py": "x = int(input('stake: '))\n"}, ["python3", "-u", "m.py"], player)
+    crash = find_crash(transcript, {"m.py"})
+    assert crash is not None and crash.status == "crashed" and crash.line == 1
+    assert "ValueError" in crash.message
+
+
+def test_the_grader_losing_track_is_not_a_crash():
+    player = Recorder([])
+    transcript = _run({"m.py": "input('what now? ')\n"}, ["python3", "-u", "m.py"], player)
+    assert transcript.ended == "lost" and find_crash(transcript, {"m.py"}) is None
+
+
+def test_a_program_that_neither_reads_nor_ends_times_out():
+    transcript = _run({"m.py": "while True:\n    pass\n"}, ["python3", "-u", "m.py"], Recorder([]), step_s=0.5)
+    crash = find_crash(transcript, {"m.py"})
+    assert transcript.ended == "timeout" and crash is not None and crash.status == "timeout"
+
+
+def test_non_zero_exit_is_a_crash():
+    transcript = _run({"m.py": "import sys\nprint('bye')\nsys.exit(3)\n"}, ["python3", "-u", "m.py"], Recorder([]))
+    crash = find_crash(transcript, {"m.py"})
+    assert crash is not None and "exit code 3" in crash.message
+
+
+JAVA = """public class Main {
+    public static void main(String[] args) throws Exception {
+        java.util.Scanner in = new java.util.Scanner(System.in);
+        System.out.println("Your cards:");
+        Thread.sleep(300);
+        System.out.print("Enter stake: ");
+        int stake = in.nextInt();
+        System.out.println("got " + stake);
+    }
+}
+"""
+
+
+def test_java_reading_from_one_of_many_threads_is_seen():
+    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096)
+    built = build(java, {"Main.java": JAVA.encode()}, timeout=60,
+                  limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    assert not built.errors, built.output
+    player = Recorder(["12"])
+    transcript = _run(built.files, built.argv, player, java=True)
+    assert player.seen == ["Your cards:\nEnter stake: "]
+    assert transcript.output.endswith("got 12\n") and find_crash(transcript, {"Main.java"}) is None
+
+
+@pytest.mark.parametrize("text, encoding", [("// “quoted” – it’s\nclass A {}\n", "cp1252"),
+                                            ("// Καλή τύχη, παίκτη\nclass A {}\n", "iso8859_7")])
+def test_legacy_encodings_are_detected(text, encoding):
+    decoded, found = decode_source(text.encode(encoding))
+    assert decoded == text and found in (encoding, "cp1253" if encoding == "iso8859_7" else encoding)
+
+
+def test_a_bom_is_dropped():
+    assert decode_source(b"\xef\xbb\xbfclass A {}") == ("class A {}", "utf-8-sig")
+
+
+def test_a_missing_course_library_is_named():
+    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096,
+                        (ROOT / "reference" / "lib" / "StdIn.java",))
+    source = b"public class P { public static void main(String[] a) { StdOut.println(StdIn.readInt()); } }"
+    built = build(java, {"P.java": source}, timeout=60, limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    assert built.errors[0].message == "StdOut is not part of the submission or the course libraries"
+    assert all("StdIn is not" not in e.message for e in built.errors)
+
+
+def test_helper_classes_and_the_main_class_are_found():
+    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096)
+    files = {"cards.java": b"public class Cards { static int points() { return 10; } }",
+             "game.java": b"// no main here: main(String[] args)\npublic class Game {\n"
+                          b"    public static void main(String[] args) { System.out.println(Cards.points()); }\n}\n"}
+    built = build(java, files, timeout=60, limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    assert not built.errors and built.main_file == "game.java" and built.argv[-1] == "Game"
