@@ -219,7 +219,12 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     if unfinished:
         _unfinished(name, run, session, found)
         return
+    before = len(found.faults["session"])
     _judge_session(name, session, total, run, found)
+    problems = found.faults["session"][before:]
+    found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
+                                  status="failed" if problems else "passed", score=0.0, max_score=0.0,
+                                  message="; ".join(problems) or f"{len(session.games)} games played to the end"))
 
 
 def _unfinished(name: str, run: CaseRun, session: Any, found: _Findings) -> None:

@@ -80,3 +80,25 @@ def test_matches_expected(graded, corpus, path):
     for snippet in expected.get("messages", []):
         assert snippet in text
     assert result.max_score == 100
+
+
+#: Programs whose faults show only in some of their own deals (Java: graded by replay, not seeded) and seeded Python.
+DETERMINISM = [("blackjack", "java_real_double_redraw.java"), ("blackjack", "java_real_credit_15x.java"),
+               ("blackjack", "java_real_wording.java"), ("blackjack", "py_hostile_naturals.py")]
+
+
+def test_the_same_submission_grades_the_same_five_times(graded):
+    """Four more gradings of programs that deal their own cards give the corpus run's scores exactly."""
+    specs = {corpus: load_spec(ROOT / "specs" / name) for corpus, name in CORPORA.items()}
+
+    def grade(item):
+        corpus, name = item
+        path = ROOT / "submissions" / corpus / name
+        return item, grade_program(specs[corpus], path.stem, files_of(path))
+
+    with ThreadPoolExecutor(2) as pool:
+        again = list(pool.map(grade, DETERMINISM * 4))
+    for item, result in again:
+        first = graded[item]
+        assert (result.score, {k: f.score for k, f in result.functions.items()}) == \
+               (first.score, {k: f.score for k, f in first.functions.items()}), item
