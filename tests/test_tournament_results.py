@@ -14,6 +14,8 @@ from grader.tournament.runner import Entrant, Seating
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = game_class(ROOT / "reference" / "nim_game.py")
+CONFIG = TournamentConfig()
+SEATING = Seating(3, 77, ("ann", "bot:random"))
 
 
 def entrants(code: bytes = b"def nim_move(h): return [0, 1]\n"):
@@ -23,7 +25,7 @@ def entrants(code: bytes = b"def nim_move(h): return [0, 1]\n"):
 
 def test_the_key_changes_with_whatever_decides_the_game(tmp_path):
     with Store(tmp_path) as store:
-        def key(options=None, config=TournamentConfig(), people=None, seating=Seating(3, 77, ("ann", "bot:random"))):
+        def key(options=None, config=CONFIG, people=None, seating=SEATING):
             return GameStore(store, "nim", NIM(options or {}), config, people or entrants()).key(seating)
 
         base = key()
