@@ -102,3 +102,28 @@ def test_the_same_submission_grades_the_same_five_times(graded):
         first = graded[item]
         assert (result.score, {k: f.score for k, f in result.functions.items()}) == \
                (first.score, {k: f.score for k, f in first.functions.items()}), item
+
+
+BATCH = ["java_hostile_naturals.java", "py_hostile_reads_decks.py", "java_real_wording.java", "py_correct.py"]
+
+
+def test_hostile_deals_in_one_batch_with_honest_programs(graded, tmp_path):
+    """Through the CLI, rigged-deal programs next to honest ones: every score is the one it gets alone."""
+    import json
+    import shutil
+
+    from grader.cli import main
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name in BATCH:
+        shutil.copy(ROOT / "submissions" / "blackjack" / name, klass / name)
+    assert main(["grade", str(ROOT / "specs" / "blackjack.yaml"), str(klass), "--out", str(tmp_path / "out"),
+                 "--jobs", "2"]) == 0
+    for name in BATCH:
+        data = json.loads((tmp_path / "out" / f"{Path(name).stem}.json").read_text())
+        alone = graded[("blackjack", name)]
+        assert data["score"] == alone.score, name
+        assert {k: v["score"] for k, v in data["functions"].items()} == {k: f.score for k, f in alone.functions.items()}
+    hostile = json.loads((tmp_path / "out" / "java_hostile_naturals.json").read_text())
+    assert any(e["kind"] == "rule" and "unfair_deals" in e["message"] for e in hostile["errors"])
