@@ -45,8 +45,10 @@ class _Runner:
                                          cpu_s=int(program.session_s) + 1)
         self.profile = profile
 
-    def run(self, plugin: Plugin, case: Mapping[str, Any], ctx: Context) -> CaseRun:
+    def run(self, plugin: Plugin, case: Mapping[str, Any], ctx: Context, *, own_inputs_only: bool = False) -> CaseRun:
         play = plugin.start(case, ctx)
+        if own_inputs_only:
+            play.files, play.env = {}, {}
         env = {**BASE_ENV, "GRADER_SEED": str(case_seed(case)), **play.env}
         process = sandbox.spawn(self.built.argv, {**self.built.files, **play.files}, limits=self.limits,
                                 binds=self.binds, env=env, profile=self.profile)
@@ -84,7 +86,10 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
                   limits=None, profile=None)
     runner = _Runner(program, python, built, None, None)
     ctx = _context(program, plugin, load_trusted_module(ref, "reference"), built)
-    return tuple(runner.run(plugin, case, ctx).transcript.cpu_s for case in program.cases if case.get("timed", True))
+    # The reference is timed with no files or environment from the plug-in (no fixed decks, say): it does all its own
+    # work, as the students' programs do, so that a program as fast as the reference is within the full-points ratio.
+    return tuple(runner.run(plugin, case, ctx, own_inputs_only=True).transcript.cpu_s
+                 for case in program.cases if case.get("timed", True))
 
 
 def speed_score(student: Sequence[float], reference: Sequence[float], factors: tuple[float, float],
@@ -157,12 +162,13 @@ def _speed(spec: Any, program: ProgramSpec, language: str, runs: Sequence[CaseRu
     times = [run.transcript.cpu_s if not run.crash else program.session_s for run in runs if run.case.get("timed", True)]
     reference = _reference_times(str(spec.path), getattr(spec, "digest", ""), public_only)
     score, info = speed_score(times, reference, program.speed.get(language, (3.0, 30.0)), points)
+    message = f"{info['ratio']}x the reference's CPU time (full points within {info['full_within']}x)"
     if any(run.crash for run in runs):
         info["score"], info["note"] = 0.0, "no speed points for a program that crashes"
+        message = info["note"]
     test = TestResult(name="speed", function="speed", visibility="public",
                       status="passed" if info["score"] >= points - 1e-9 else "failed", score=round(info["score"], 4),
-                      max_score=points, message=f"{info['ratio']}x the reference's CPU time "
-                                                f"(full points within {info['full_within']}x)")
+                      max_score=points, message=message)
     return info, test
 
 

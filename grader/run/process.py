@@ -44,6 +44,7 @@ Matcher = Union[str, Pattern[str], Callable[[str], bool]]
 # read-like syscalls by architecture (x86_64, aarch64): a thread blocked in one of them on the stdin pipe waits for input
 _READ_SYSCALLS = {"x86_64": {0, 17, 19, 295}, "aarch64": {63, 65, 67, 69}}.get(platform.machine(), {0, 17, 19})
 _POLL_MIN_S, _POLL_MAX_S = 0.0005, 0.02
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Program:
         self._stdin = popen.stdin
         self._stdout = popen.stdout
         self._stdin_inode = os.fstat(self._stdin.fileno()).st_ino
+        self._cpu_ticks: dict[int, int] = {}
         self.started = time.monotonic()
         self._limits = limits
         self._cleanup = cleanup
@@ -208,9 +210,27 @@ class Program:
 
     def blocked_on_stdin(self) -> bool:
         """The kernel's word that the program waits for input: a read on the empty stdin pipe."""
+        tree = self._tree()
+        self._sample_cpu(tree)
         if self._stdin.closed or self._stdin_pending():
             return False
-        return any(self._reads_stdin(pid) for pid in self._tree())
+        return any(self._reads_stdin(pid) for pid in tree)
+
+    def _sample_cpu(self, tree: list[int]) -> None:
+        """CPU time of the process tree as the kernel accounts it (with reaped children), kept per process.
+
+        In a pid namespace the exit status of the sandbox's init carries none of the program's CPU
+        time, so the tree is read while it lives, at every check of whether it reads its input.
+        """
+        for pid in tree:
+            try:
+                with open(f"/proc/{pid}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            ticks = sum(int(value) for value in fields[11:15])
+            self._cpu_ticks[pid] = max(self._cpu_ticks.get(pid, 0), ticks)
+        self.time_s = max(self.time_s, sum(self._cpu_ticks.values()) / _CLOCK_TICKS)
 
     def read_turn(self, timeout: float) -> Turn:
         """Output until the program blocks reading its stdin, exits, or ``timeout`` passes.
@@ -309,7 +329,7 @@ class Program:
             return self.returncode
         if pid == 0:
             return None
-        self.time_s = ru.ru_utime + ru.ru_stime
+        self.time_s = max(self.time_s, ru.ru_utime + ru.ru_stime)
         self.returncode = os.waitstatus_to_exitcode(status)
         self._p.returncode = self.returncode
         if not self.killed_reason:
