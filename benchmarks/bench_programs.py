@@ -1,8 +1,9 @@
 """How long grading a console-program submission takes, and whether five gradings agree.
 
 For each Blackjack (or Guess the Number) corpus submission it prints the wall time of one
-grading (compile cached, the reference's own CPU times measured once beforehand) and the CPU
-time of the student's program as the kernel accounts it; with --repeat N it grades each N
+grading (compile cached, the reference's own CPU times measured once beforehand), the grader's
+own CPU time (the parent process: driving, parsing, replaying, judging) and the CPU time of
+the student's program as the kernel accounts it; with --repeat N it grades each N
 times and reports any score that differs.
 The sessions feed input only when the kernel says the program reads, so the time is what the
 programs take plus the grader's own work; there is no fixed wait anywhere.
@@ -12,6 +13,7 @@ Run: python benchmarks/bench_programs.py [--spec specs/blackjack.yaml] [--only j
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -48,20 +50,23 @@ def main() -> None:
         grade_program(spec, path.stem, files_of(path))
     times: list[float] = []
     unstable: list[str] = []
-    print(f"{'submission':36} {'score':>7} {'wall s':>7} {'program cpu s':>14}")
+    print(f"{'submission':36} {'score':>7} {'wall s':>7} {'grader cpu s':>13} {'program cpu s':>14}")
+    grader_cpu: list[float] = []
     for path in paths:
         scores = []
         for _ in range(args.repeat):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             result = grade_program(spec, path.stem, files_of(path))
             times.append(time.perf_counter() - started)
+            grader_cpu.append(time.process_time() - cpu_started)
             scores.append(result.score)
         cpu = result.extra.get("speed", {}).get("cpu_s", 0.0)
-        print(f"{path.stem:36} {result.score:7.2f} {times[-1]:7.2f} {cpu:14.2f}")
+        print(f"{path.stem:36} {result.score:7.2f} {times[-1]:7.2f} {grader_cpu[-1]:13.2f} {cpu:14.2f}")
         if len(set(scores)) > 1:
             unstable.append(f"{path.stem}: {scores}")
     print(f"\n{len(paths)} submissions x {args.repeat}: median {statistics.median(times):.2f} s, "
-          f"mean {statistics.mean(times):.2f} s, max {max(times):.2f} s per grading")
+          f"mean {statistics.mean(times):.2f} s, max {max(times):.2f} s per grading; the grader's own CPU "
+          f"median {statistics.median(grader_cpu):.2f} s; load average {os.getloadavg()[0]:.1f}")
     print("every submission got the same score every time" if not unstable else "DIFFERENT SCORES:\n" + "\n".join(unstable))
 
 
