@@ -129,7 +129,9 @@ def run_similarity(submissions: Sequence[Submission], config: SimilarityConfig, 
     The top ``pages`` pairs, and every pair inside a cluster, carry their matching regions.
     """
     started = time.perf_counter()
-    documents, left_out, notes = [], [], []
+    documents: list[Document] = []
+    left_out: list[tuple[str, str]] = []
+    notes: list[tuple[str, str]] = []
     for sub in submissions:
         normalised, sub_notes = read(sub, entry_points)
         if normalised is None:
