@@ -33,7 +33,7 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     path = Path(file)
     if not path.is_file():
         raise GraderError(f"no such file: {file}", exit_code=ExitCode.USAGE)
-    submission = from_file(path, spec.submission_files)
+    submission = from_file(path, spec.submission_files, languages=spec.languages)
     profile = probe()
     if not profile.secure:
         print(f"note: running your code with limited isolation ({profile.describe()}); time limits still apply", file=sys.stderr)

@@ -16,7 +16,8 @@ from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
-from grader.submissions import Submission
+from grader.languages import get_language
+from grader.submissions import Submission, wrong_language
 
 
 def observe(result: CallResult, limit: float) -> Observation:
@@ -94,16 +95,17 @@ class FunctionGrader:
         errors += [SubmissionError(SubmissionError.NOTE, note) for note in submission.notes]
         if submission.problems:
             return self._without_running(submission, errors, started, submission.problems[0][1])
-        if not (submission.main or "").endswith(".py"):
-            message = f"{self.spec.assignment} is a Python assignment: hand in a .py file, not {submission.main}"
+        if submission.language not in self.spec.languages:
+            message = wrong_language(submission.main or submission.id, [get_language(n) for n in self.spec.languages])
             errors.append(SubmissionError("wrong-language", message))
             return self._without_running(submission, errors, started, message)
+        language = submission.lang
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
-        violations = static_violations(self.spec, source, submission.main or "")
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
+        violations = static_violations(self.spec, language, source, submission.main)
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) if language.runtime_bans else []
         suspicious = any(violations.values())
-        with self.sandbox.session(submission.files, submission.main, watch=watch) as session:
+        with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
             load = session.load
             if not load.ok:
                 where = f" (line {load.lineno})" if load.lineno else ""

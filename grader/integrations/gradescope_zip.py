@@ -36,6 +36,7 @@ from typing import Any
 import yaml
 
 import grader
+from grader.languages import get_language
 from grader.errors import ExitCode, GraderError
 from grader.spec.loader import load_spec
 from grader.spec.model import Spec
@@ -186,6 +187,7 @@ def stage(spec: Spec, staging: Path, *, allow_unsafe: bool = False, timeout_s: f
         "spec": spec_inside,
         "assignment": spec.assignment,
         "submission_files": list(spec.submission_files),
+        "source_suffixes": sorted({suffix for name in spec.languages for suffix in get_language(name).suffixes}),
         "timeout_s": timeout_s,
         "allow_unsafe": allow_unsafe,
         "grader_version": getattr(grader, "__version__", ""),

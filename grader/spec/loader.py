@@ -176,15 +176,17 @@ class _Builder:
                     self.problem([*where, "name"], f"function name '{name}' is used twice")
                 seen.add(name)
             functions.append(self.function(raw, where, default_compare, default_limit, default_visibility, assignment_bans))
+        languages = self.languages(data["language"], data["kind"])
+        program_points = 0.0
         if data["kind"] == "program":
-            self.check_program()
+            program_points = self.check_program()
         digest = self.digest(reference_path, generators_path)
         return Spec(
             path=self.path,
             assignment=data["assignment"],
             title=data["title"],
             kind=data["kind"],
-            language=data["language"],
+            languages=languages,
             submission_files=tuple(data.get("submission", {}).get("files", ())),
             reference=reference_path,
             functions=tuple(functions),
@@ -193,8 +195,25 @@ class _Builder:
             notes=data.get("notes", ""),
             digest=digest,
             frozen=bool(data.get("frozen", False)),
+            program_points=program_points,
             raw=data,
         )
+
+    def languages(self, value: str | list[str], kind: str) -> tuple[str, ...]:
+        """The spec's languages, each one the registry knows (and able to serve calls for functions)."""
+        from grader.languages import UnknownLanguage, get_language
+
+        names = (value,) if isinstance(value, str) else tuple(value)
+        for i, name in enumerate(names):
+            where = ["language"] if isinstance(value, str) else ["language", i]
+            try:
+                language = get_language(name)
+            except UnknownLanguage as exc:
+                self.problem(where, f"language: {exc}")
+                continue
+            if kind == "functions" and not language.serves_functions:
+                self.problem(where, f"language: {language.title} submissions cannot be graded function by function (use kind: program)")
+        return names
 
     def function(self, raw, where, default_compare, default_limit, default_visibility, assignment_bans) -> FunctionSpec:
         name = raw["name"]
@@ -286,18 +305,19 @@ class _Builder:
                 )
         return cases
 
-    def check_program(self) -> None:
-        try:
-            from grader.programs.spec import PROGRAM_SCHEMA
-        except ImportError:
-            return
+    def check_program(self) -> float:
+        """Check the program block; its criteria points are the assignment's maximum."""
+        from grader.programs.spec import PROGRAM_SCHEMA, program_spec
+
         validator = jsonschema.Draft202012Validator(PROGRAM_SCHEMA)
         errors = list(validator.iter_errors(self.data["program"]))
         for error in errors:
             where = ["program", *error.absolute_path]
             self.problem(where, f"{_json_path(where)}: {error.message}")
-        if not errors:
-            self.check_program_plugin()
+        if errors:
+            return 0.0
+        self.check_program_plugin()
+        return float(program_spec(self.data["program"], self.path.parent).max_score)
 
     def check_program_plugin(self) -> None:
         """The program plug-in named by the spec loads, and the cases and options fit its schemas."""

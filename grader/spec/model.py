@@ -140,7 +140,7 @@ class Spec:
     assignment: str
     title: str
     kind: Literal["functions", "program"]
-    language: str
+    languages: tuple[str, ...]  # registered names (grader.languages), in the spec's order
     submission_files: tuple[str, ...]
     reference: Path | None
     functions: tuple[FunctionSpec, ...]
@@ -151,8 +151,13 @@ class Spec:
     frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    program_points: float = 0.0  # a program assignment's criteria points (its `program.scoring` total)
+
     @property
     def max_score(self) -> float:
+        """The points of the body, whatever the kind: regular functions, or a program's criteria."""
+        if self.kind == "program":
+            return self.program_points
         return sum(f.points for f in self.functions if not f.extra_credit)
 
     def function(self, name: str) -> FunctionSpec:
