@@ -102,7 +102,7 @@ class FunctionGrader:
         language = submission.lang
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
-        violations = static_violations(self.spec, language, source, submission.main)
+        violations = static_violations(self.spec, language, source, submission.main, submission.files)
         watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) if language.runtime_bans else []
         suspicious = any(violations.values())
         with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
@@ -123,7 +123,8 @@ class FunctionGrader:
                 else:
                     hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
                     watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
-                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags)
+                    expected = {"expected": [p.expected for p in planned]} if language.wants_expected else {}
+                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags, **expected)
                     fn_tests = []
                     for p, call in zip(planned, calls):
                         fn_violations += runtime_violations(call, fn, p.case.name)

@@ -62,7 +62,9 @@ class FunctionSession(Protocol):
     def load(self) -> "LoadResult": ...
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
-                  watch: Sequence[bool] | None = None) -> "list[CallResult]": ...
+                  watch: bool | Sequence[bool] = False) -> "list[CallResult]":
+        """One result per (args, time limit); a language with ``wants_expected`` also takes ``expected=[...]``."""
+        ...
 
 
 def fill(template: Sequence[str], **values: str) -> list[str]:
@@ -85,6 +87,9 @@ class Language:
     serves_functions: bool = False
     #: The child can confirm bans at run time (a monitor inside the sandbox).
     runtime_bans: bool = False
+    #: ``call_many`` also takes ``expected=[...]``, the reference's answers (parent side only: the
+    #: session uses their shape, e.g. how many outputs to ask for; they never reach the child).
+    wants_expected: bool = False
     #: How a program of this language is run when the spec gives no ``run:`` command.
     default_run: tuple[str, ...] = ()
     #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).
@@ -149,9 +154,9 @@ class Language:
         raise NotSupported(f"{self.title} submissions cannot be graded function by function")
 
     # ---------------------------------------------------------------- static analysis
-    def ban_findings(self, source: str, filename: str, policy: "BanPolicy",
-                     graded: Mapping[str, Sequence[str]]) -> "list[Finding]":
-        """Uses of banned functions, found without running anything (none known by default)."""
+    def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
+                     *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":
+        """Uses of banned functions in the main file (``files``: all of the submission's), without running anything."""
         return []
 
     def style_source(self, text: str) -> "Source":

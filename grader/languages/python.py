@@ -43,8 +43,8 @@ class Python(Language):
                      watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:
         return sandbox.session(files, main, watch=watch)
 
-    def ban_findings(self, source: str, filename: str, policy: "BanPolicy",
-                     graded: Mapping[str, Sequence[str]]) -> "list[Finding]":
+    def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
+                     *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":
         from grader.static.bans import check_bans
 
         return check_bans(source, filename, policy, dict(graded))
