@@ -68,7 +68,7 @@ class ProgramGrader:
         from grader.programs.grade import grade_program
 
         if submission.problems:
-            errors = [SubmissionError(kind, message) for kind, message in submission.problems]  # type: ignore[arg-type]
+            errors = [SubmissionError(kind, message) for kind, message in submission.problems]
             return total(self.spec, submission.id, {}, [], errors, submission_digest=submission.digest)
         result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile,
                                public_only=self.public_only)

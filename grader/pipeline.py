@@ -7,11 +7,11 @@ in the sandbox, call every function on every case, judge each answer, total the 
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from grader.judge.compare import JudgeContext
 from grader.judge.score import Observation, judge_case, score_function, total
-from grader.judge.verdict import SubmissionError, SubmissionResult, TestResult, Violation
+from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
@@ -87,7 +87,8 @@ class FunctionGrader:
         self.sandbox = sandbox
 
     def context(self, fn: FunctionSpec, planned: PlannedCase) -> JudgeContext:
-        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name)
+        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name,
+                            validators=self.plan.validators)
 
     def grade(self, submission: Submission) -> SubmissionResult:
         started = time.perf_counter()
@@ -110,7 +111,7 @@ class FunctionGrader:
             if not load.ok:
                 where = f" (line {load.lineno})" if load.lineno else ""
                 message = f"{load.message}{where}"
-                errors.append(SubmissionError(load.kind, message, line=load.lineno))
+                errors.append(SubmissionError(cast(ErrorKind, load.kind), message, line=load.lineno))
                 return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
             functions, tests = {}, []
             for fn in self.spec.functions:

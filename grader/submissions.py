@@ -15,6 +15,7 @@ from typing import Iterable, Sequence, cast
 
 from grader import upload_guard
 from grader.errors import ExitCode, GraderError
+from grader.judge.verdict import ErrorKind
 from grader.languages import DecodeProblem, Language, get_language, language_of, languages as all_languages
 
 # Files that sit next to submissions in a corpus and are never part of one.
@@ -27,7 +28,7 @@ class Submission:
     path: Path
     files: dict[str, bytes] = field(default_factory=dict)  # name -> content, as handed in
     main: str | None = None  # the file to import or run
-    problems: tuple[tuple[str, str], ...] = ()  # (kind, message) found while reading
+    problems: tuple[tuple[ErrorKind, str], ...] = ()  # (kind, message) found while reading
     notes: tuple[str, ...] = ()
     language: str | None = None  # the registered language of the main file
 
@@ -59,8 +60,8 @@ def _is_source(path: Path) -> bool:
     return language_of(path.name) is not None and not path.name.startswith(".")
 
 
-def _decode_problems(files: dict[str, bytes], accepted: tuple[Language, ...]) -> tuple[tuple[str, str], ...]:
-    problems = []
+def _decode_problems(files: dict[str, bytes], accepted: tuple[Language, ...]) -> tuple[tuple[ErrorKind, str], ...]:
+    problems: list[tuple[ErrorKind, str]] = []
     for name, data in files.items():
         language = language_of(name, accepted)
         if language is None:
@@ -79,7 +80,7 @@ def wrong_language(name: str, accepted: Sequence[Language]) -> str:
     return f"this assignment is written in {titles}: hand in a {suffixes} file, not {name}"
 
 
-def _wrong_language(name: str, accepted: tuple[Language, ...]) -> tuple[str, str]:
+def _wrong_language(name: str, accepted: tuple[Language, ...]) -> tuple[ErrorKind, str]:
     return ("wrong-language", wrong_language(name, accepted))
 
 
@@ -134,7 +135,7 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
     if main is None or language is None:
         found = ", ".join(sorted(files)) or "no source files"
         wanted = " or ".join(expected) or "a source file"
-        problem = ("missing-file", f"the folder has no {wanted} (found: {found})")
+        problem: tuple[ErrorKind, str] = ("missing-file", f"the folder has no {wanted} (found: {found})")
         if files and not expected:
             problem = _wrong_language(sorted(files)[0], accepted)
         return Submission(id=path.name, path=path, files=files, problems=(problem,))

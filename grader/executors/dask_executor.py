@@ -26,7 +26,6 @@ from __future__ import annotations
 import fcntl
 import tempfile
 import threading
-import time
 import types
 import uuid
 from dataclasses import dataclass
@@ -82,11 +81,13 @@ class RemoteJob:
     limits: "Limits"
     require_secure: bool | None  # None: the sandbox's default profile; True: refuse an unisolated worker
     reference_source: str | None = None  # only for specs whose validators call the reference
+    validators_source: str | None = None  # the spec's validators module, when it names one
 
     @classmethod
     def from_plan(cls, plan: Plan, options: "BatchOptions") -> "RemoteJob":
         needs_reference = any(fn.compare.mode == "validator" for fn in plan.spec.functions)
         source = Path(plan.spec.reference).read_text(encoding="utf-8") if needs_reference and plan.spec.reference else None
+        validators = plan.spec.validators
         return cls(
             token=uuid.uuid4().hex[:12],
             spec=plan.spec,
@@ -94,6 +95,7 @@ class RemoteJob:
             limits=options.limits,
             require_secure=None if options.profile is None else bool(options.profile.secure),
             reference_source=source,
+            validators_source=Path(validators).read_text(encoding="utf-8") if validators else None,
         )
 
     def plan(self) -> Plan:
@@ -102,7 +104,16 @@ class RemoteJob:
         if self.reference_source is not None:
             # Trusted staff code, run on a trusted staff machine, outside the sandbox (as in the parent).
             exec(compile(self.reference_source, f"<reference of {self.spec.assignment}>", "exec"), module.__dict__)
-        return Plan(spec=self.spec, reference=module, cases=self.cases)
+        return Plan(spec=self.spec, reference=module, cases=self.cases, validators=self._validators())
+
+    def _validators(self) -> dict[str, Any]:
+        if self.validators_source is None:
+            return {}
+        from grader.judge.validators import validators_of
+
+        module = types.ModuleType(f"_grader_validators_remote_{self.token}")
+        exec(compile(self.validators_source, f"<validators of {self.spec.assignment}>", "exec"), module.__dict__)
+        return validators_of(module)
 
 
 class _Slot:

@@ -104,13 +104,9 @@ class ZipSummary:
 
 
 def _module_paths(spec: Spec) -> dict[str, Path]:
-    """The spec's trusted modules by key (``reference``, ``generators``), resolved."""
-    found = {}
-    for key in ("reference", "generators"):
-        value = spec.raw.get(key)
-        if value:
-            found[key] = (spec.path.parent / value).resolve()
-    return found
+    """The spec's trusted modules by key (``reference``, ``generators``, ``validators``), resolved."""
+    named = {"reference": spec.reference, "generators": spec.generators, "validators": spec.validators}
+    return {key: path for key, path in named.items() if path is not None}
 
 
 def _module_layout(modules: dict[str, Path]) -> dict[str, str]:

@@ -6,7 +6,7 @@ reports can ever disagree about a grade.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 Status = Literal["passed", "failed", "error", "timeout", "banned", "crashed"]
 STATUSES: tuple[str, ...] = ("passed", "failed", "error", "timeout", "banned", "crashed")
@@ -124,7 +124,7 @@ class SubmissionError:
     line: int | None = None
     function: str | None = None
 
-    NOTE = "note"  # advice, such as a file handed in under another name: not a problem of the code
+    NOTE: ClassVar[ErrorKind] = "note"  # advice, such as a file handed in under another name: not a problem of the code
 
     def __post_init__(self) -> None:
         if self.kind not in ERROR_KINDS:

@@ -13,6 +13,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
+    from grader.judge.verdict import ErrorKind
     from grader.run.model import CallResult, IsolationProfile, Limits, LoadResult
     from grader.run.process import Program
     from grader.run.sandbox import Sandbox
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 class DecodeProblem(ValueError):
     """A file that cannot be read as source text; ``kind`` is one of the submission error kinds."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: "ErrorKind", message: str):
         super().__init__(message)
         self.kind = kind
         self.message = message

@@ -80,7 +80,8 @@ class Java(Language):
         own = sorted(name for name in files if self.owns(name))
         named = [name for name in expected if name in own]
         with_main = [name for name in own if b"static void main" in files[name]]
-        return (named or with_main or own or [None])[0]
+        found = named or with_main or own
+        return found[0] if found else None
 
     def binds(self) -> tuple[str, ...]:
         return (jdk_home(),) if jdk_home() else ()

@@ -15,19 +15,20 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import jsonschema
 import yaml
 
-from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, RuntimeMonitor, Spec, TimeLimit
+from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, RuntimeMonitor, Spec, TimeLimit, Visibility
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     text = resources.files("grader.spec").joinpath("schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def _validator() -> jsonschema.protocols.Validator:
@@ -65,12 +66,12 @@ def _schema_problems(path: str, data: Any, positions: PositionMap) -> list[Probl
         best = jsonschema.exceptions.best_match([error]) if error.context else error
         where = list(error.absolute_path)
         message = best.message
-        if error.validator == "additionalProperties":
-            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
+            known = sorted(error.schema.get("properties", {}))
+            extra = sorted(set(cast(Mapping[str, Any], error.instance)) - set(known))
             # Point at the offending key itself, not at the mapping that holds it.
             for key in extra:
                 line, col = positions.locate([*where, key], key=True)
-                known = sorted(error.schema.get("properties", {}))
                 close = difflib.get_close_matches(str(key), known, n=1)
                 advice = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(known)}"
                 problems.append(Problem(path, line, col, f"{_json_path([*where, key])}: unknown key '{key}' ({advice})"))
@@ -105,7 +106,7 @@ def _runtime(value: Any) -> RuntimeMonitor:
         return "always"
     if value is False:
         return "off"
-    return value
+    return cast(RuntimeMonitor, value)
 
 
 def _bans(value: Mapping[str, Any] | None, base: BanPolicy | None = None) -> BanPolicy:
@@ -133,6 +134,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.reference: ModuleType | None = None
         self.generators: ModuleType | None = None
+        self.validators: set[str] = set()
 
     def problem(self, where: list[Any], message: str) -> None:
         line, col = self.positions.locate(where)
@@ -141,7 +143,7 @@ class _Builder:
     def resolve(self, key: str) -> Path | None:
         if key not in self.data:
             return None
-        target = (self.path.parent / self.data[key]).resolve()
+        target: Path = (self.path.parent / self.data[key]).resolve()
         if not target.is_file():
             self.problem([key], f"{key}: file not found: {self.data[key]} (looked in {target})")
             return None
@@ -160,8 +162,10 @@ class _Builder:
         data = self.data
         reference_path = self.resolve("reference")
         generators_path = self.resolve("generators")
+        validators_path = self.resolve("validators")
         self.reference = self.import_module("reference", reference_path)
         self.generators = self.import_module("generators", generators_path)
+        self.validators = self.validator_names(validators_path)
         defaults = data.get("defaults", {})
         default_compare = _compare(defaults.get("compare"), Compare())
         default_limit = _time_limit(defaults.get("time_limit"), TimeLimit(seconds=2.0))
@@ -180,7 +184,7 @@ class _Builder:
         program_points = 0.0
         if data["kind"] == "program":
             program_points = self.check_program()
-        digest = self.digest(reference_path, generators_path)
+        digest = self.digest(reference_path, generators_path, validators_path)
         return Spec(
             path=self.path,
             assignment=data["assignment"],
@@ -195,6 +199,8 @@ class _Builder:
             notes=data.get("notes", ""),
             digest=digest,
             frozen=bool(data.get("frozen", False)),
+            generators=generators_path,
+            validators=validators_path,
             program_points=program_points,
             raw=data,
         )
@@ -215,7 +221,8 @@ class _Builder:
                 self.problem(where, f"language: {language.title} submissions cannot be graded function by function (use kind: program)")
         return names
 
-    def function(self, raw, where, default_compare, default_limit, default_visibility, assignment_bans) -> FunctionSpec:
+    def function(self, raw: Mapping[str, Any], where: list[Any], default_compare: Compare, default_limit: TimeLimit,
+                 default_visibility: Visibility, assignment_bans: BanPolicy) -> FunctionSpec:
         name = raw["name"]
         if self.reference is not None and not callable(getattr(self.reference, name, None)):
             self.problem([*where, "name"], f"function '{name}' is not defined in the reference {self.data['reference']}")
@@ -245,15 +252,28 @@ class _Builder:
             description=raw.get("description", ""),
         )
 
-    def check_validator(self, compare: Compare, where: list[Any]) -> None:
-        from grader.judge.validators import VALIDATORS
+    def validator_names(self, target: Path | None) -> set[str]:
+        """The names the spec's validators module declares (it is imported here, like the reference)."""
+        from grader.judge.validators import ValidatorError, validators_of
 
+        module = self.import_module("validators", target)
+        if module is None:
+            return set()
+        try:
+            return set(validators_of(module))
+        except ValidatorError as exc:
+            self.problem(["validators"], f"validators: {self.data['validators']}: {exc}")
+            return set()
+
+    def check_validator(self, compare: Compare, where: list[Any]) -> None:
         name = compare.options.get("name")
-        if name not in VALIDATORS:
-            known = ", ".join(sorted(VALIDATORS))
+        if "validators" not in self.data:
+            self.problem(where, "compare: mode validator needs the spec's `validators:` module (a file beside the spec)")
+        elif self.validators and name not in self.validators:
+            known = ", ".join(sorted(self.validators))
             self.problem(where, f"compare: unknown validator {name!r} (known: {known})")
 
-    def listed_cases(self, raw, where, default_visibility) -> list[Case]:
+    def listed_cases(self, raw: Mapping[str, Any], where: list[Any], default_visibility: Visibility) -> list[Case]:
         cases = []
         params = raw.get("params")
         for i, case in enumerate(raw.get("cases", [])):
@@ -272,7 +292,7 @@ class _Builder:
             )
         return cases
 
-    def generated_cases(self, raw, where) -> list[Case]:
+    def generated_cases(self, raw: Mapping[str, Any], where: list[Any]) -> list[Case]:
         cases = []
         for i, block in enumerate(raw.get("generate", [])):
             generator_name = block["generator"]

@@ -151,6 +151,8 @@ class Spec:
     frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    generators: Path | None = None  # the course's case generators, beside the spec
+    validators: Path | None = None  # the course's validators module, beside the spec
     program_points: float = 0.0  # a program assignment's criteria points (its `program.scoring` total)
 
     @property
