@@ -119,11 +119,12 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
     """A folder holding one submission's source files."""
     accepted = _accepted(languages)
     scan = upload_guard.scan_folder(path)
-    files, refused = {}, list(scan.problems)
+    files: dict[str, bytes] = {}
+    refused = list(scan.problems)
     for p in scan.files:
         if _is_source(p):
-            files[p.name], problem = upload_guard.read_regular(p)
-            refused += [problem] if problem else []
+            files[p.name], unreadable = upload_guard.read_regular(p)
+            refused += [unreadable] if unreadable else []
     too_big = upload_guard.bounded_total(files)
     refused += [too_big] if too_big else []
     if refused:  # nothing of a folder with a link, a device or too much in it is graded
@@ -135,10 +136,10 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
     if main is None or language is None:
         found = ", ".join(sorted(files)) or "no source files"
         wanted = " or ".join(expected) or "a source file"
-        problem: tuple[ErrorKind, str] = ("missing-file", f"the folder has no {wanted} (found: {found})")
+        missing: tuple[ErrorKind, str] = ("missing-file", f"the folder has no {wanted} (found: {found})")
         if files and not expected:
-            problem = _wrong_language(sorted(files)[0], accepted)
-        return Submission(id=path.name, path=path, files=files, problems=(problem,))
+            missing = _wrong_language(sorted(files)[0], accepted)
+        return Submission(id=path.name, path=path, files=files, problems=(missing,))
     return Submission(id=path.name, path=path, files=files, main=main, problems=_decode_problems(files, accepted),
                       notes=notes, language=language.name)
 
