@@ -268,7 +268,7 @@ class _Builder:
     def check_validator(self, compare: Compare, where: list[Any]) -> None:
         name = compare.options.get("name")
         if "validators" not in self.data:
-            self.problem(where, "compare: mode validator needs the spec's `validators:` module (a file beside the spec)")
+            self.problem(where, f"compare: unknown validator {name!r}: the spec names no `validators:` module (a file beside the spec)")
         elif self.validators and name not in self.validators:
             known = ", ".join(sorted(self.validators))
             self.problem(where, f"compare: unknown validator {name!r} (known: {known})")
