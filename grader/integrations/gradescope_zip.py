@@ -21,7 +21,6 @@ folder and must produce exactly the cases of the original.
 """
 from __future__ import annotations
 
-import copy
 import importlib.metadata
 import json
 import os
@@ -38,7 +37,7 @@ import yaml
 import grader
 from grader.languages import get_language
 from grader.errors import ExitCode, GraderError
-from grader.spec.loader import load_spec
+from grader.spec.loader import document, load_spec
 from grader.spec.model import Spec
 
 RUNNER = Path(__file__).with_name("_gradescope_runner.py")
@@ -166,7 +165,7 @@ def stage(spec: Spec, staging: Path, *, allow_unsafe: bool = False, timeout_s: f
     """Lay the autograder out in ``staging``; returns the spec's path inside it."""
     modules = _module_paths(spec)
     layout = _module_layout(modules)
-    data = copy.deepcopy(dict(spec.raw))
+    data = document(spec)
     for key, path in modules.items():
         target = staging / "spec" / layout[key]
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ import yaml
 
 from grader.errors import ExitCode, GraderError
 from grader.plan import make_plan
-from grader.spec.loader import load_spec
+from grader.spec.loader import document, load_spec
 from grader.spec.model import FunctionSpec, Spec, TimeLimit
 
 SPEC_NAME = "spec.yaml"
@@ -95,7 +95,7 @@ def student_spec_data(spec: Spec) -> tuple[dict[str, Any], list[str]]:
         raise GraderError(f"export-student supports function assignments; {spec.assignment} is a {spec.kind} assignment",
                           exit_code=ExitCode.USAGE)
     plan = make_plan(spec, visibility="public")
-    raw = spec.raw
+    raw = document(spec)
     data: dict[str, Any] = {key: raw[key] for key in TOP_KEYS if key in raw}
     data = {**{k: data[k] for k in ("assignment", "title", "kind", "language")}, "frozen": True, **data}
     defaults = dict(data.get("defaults", {}))

@@ -5,6 +5,7 @@ is graded; a broken spec never reaches the runner.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import importlib.util
@@ -20,7 +21,7 @@ from typing import Any, Mapping, cast
 import jsonschema
 import yaml
 
-from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, RuntimeMonitor, Spec, TimeLimit, Visibility
+from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit, Visibility
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
@@ -98,6 +99,12 @@ def _time_limit(value: Mapping[str, Any] | None, default: TimeLimit) -> TimeLimi
         factor=value.get("factor", None),
         floor=value.get("floor", default.floor),
     )
+
+
+def _column(value: str | Mapping[str, Any]) -> LeaderboardColumn:
+    if isinstance(value, str):
+        return LeaderboardColumn(name=value, key=value)
+    return LeaderboardColumn(name=value["name"], key=value.get("key", value["name"]), order=value.get("order"))
 
 
 def _runtime(value: Any) -> RuntimeMonitor:
@@ -201,6 +208,7 @@ class _Builder:
             frozen=bool(data.get("frozen", False)),
             generators=generators_path,
             validators=validators_path,
+            leaderboard=tuple(_column(c) for c in data.get("leaderboard", ())),
             program_points=program_points,
             raw=data,
         )
@@ -361,6 +369,12 @@ class _Builder:
             if p is not None:
                 h.update(p.read_bytes())
         return h.hexdigest()[:16]
+
+
+def document(spec: Spec) -> dict[str, Any]:
+    """The spec as validated data (a copy), for the writers that emit a new spec file from it
+    (the student bundle, the Gradescope zip). Everything else reads the typed model."""
+    return copy.deepcopy(dict(spec.raw))
 
 
 def load_spec(path: str | Path) -> Spec:

@@ -133,6 +133,15 @@ class FunctionSpec:
 
 
 @dataclass(frozen=True)
+class LeaderboardColumn:
+    """One column of a Gradescope leaderboard: ``key`` names a value of the verdict (or ``score``)."""
+
+    name: str
+    key: str
+    order: Literal["asc", "desc"] | None = None
+
+
+@dataclass(frozen=True)
 class Spec:
     """A validated assignment spec. ``path`` anchors every relative path inside it."""
 
@@ -153,6 +162,7 @@ class Spec:
 
     generators: Path | None = None  # the course's case generators, beside the spec
     validators: Path | None = None  # the course's validators module, beside the spec
+    leaderboard: tuple[LeaderboardColumn, ...] = ()
     program_points: float = 0.0  # a program assignment's criteria points (its `program.scoring` total)
 
     @property
