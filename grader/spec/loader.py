@@ -21,7 +21,8 @@ from typing import Any, Mapping, cast
 import jsonschema
 import yaml
 
-from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit, Visibility
+from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
+                    TournamentSpec, Visibility)
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
@@ -156,6 +157,72 @@ class _Builder:
             return None
         return target
 
+    def resolve_in(self, where: list[str]) -> Path | None:
+        """A path named inside a part of the spec (``tournament.game``), relative to the spec file."""
+        value: Any = self.data
+        for key in where:
+            if not isinstance(value, Mapping) or key not in value:
+                return None
+            value = value[key]
+        target: Path = (self.path.parent / value).resolve()
+        if not target.is_file():
+            self.problem(where, f"{_json_path(where)}: file not found: {value} (looked in {target})")
+            return None
+        return target
+
+    def plugin_problems(self, where: list[Any], instance: Any, schema: Mapping[str, Any]) -> None:
+        """Check a part of the spec against the JSON Schema a plug-in declares, at its own lines."""
+        try:
+            validator = jsonschema.Draft202012Validator(dict(schema))
+            errors = list(validator.iter_errors(instance))
+        except jsonschema.exceptions.SchemaError as exc:
+            self.problem(where, f"{_json_path(where)}: the plug-in's schema is invalid: {exc.message}")
+            return
+        for error in errors:
+            place = [*where, *error.absolute_path]
+            if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
+                known = sorted(error.schema.get("properties", {}))
+                for key in sorted(set(cast(Mapping[str, Any], error.instance)) - set(known)):
+                    close = difflib.get_close_matches(str(key), known, n=1)
+                    advice = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(known)}"
+                    line, col = self.positions.locate([*place, key], key=True)
+                    self.problems.append(Problem(str(self.path), line, col, f"{_json_path([*place, key])}: unknown key '{key}' ({advice})"))
+                continue
+            self.problem(place, f"{_json_path(place)}: {error.message}")
+
+    def tournament(self, block: Mapping[str, Any], game_path: Path | None) -> TournamentSpec:
+        """The typed tournament part; the game plug-in's options and bot names are checked against it."""
+        game = self.import_module_at(["tournament", "game"], game_path, "game")
+        if game is not None:
+            self.plugin_problems(["tournament", "options"], block.get("options", {}), getattr(game, "OPTIONS_SCHEMA", {"type": "object"}))
+            bots = getattr(game, "BOTS", {})
+            for i, name in enumerate(block.get("bots", ())):
+                if name not in bots:
+                    self.problem(["tournament", "bots", i], f"tournament.bots[{i}]: the game has no bot {name!r} (known: {', '.join(sorted(bots)) or 'none'})")
+        rating = block.get("rating", {})
+        base = TournamentSpec()
+        return TournamentSpec(
+            game=game_path,
+            games=block.get("games", base.games),
+            max_games=int(block.get("max_games", base.max_games)),
+            seed=int(block.get("seed", base.seed)),
+            move_time_limit=float(block.get("move_time_limit", base.move_time_limit)),
+            game_time_limit=float(block.get("game_time_limit", base.game_time_limit)),
+            bots=tuple(block["bots"]) if "bots" in block else None,
+            rating_model=rating.get("model", base.rating_model),
+            rating_interval=float(rating.get("interval", base.rating_interval)),
+            options=dict(block.get("options", {})),
+        )
+
+    def import_module_at(self, where: list[Any], target: Path | None, purpose: str) -> ModuleType | None:
+        if target is None:
+            return None
+        try:
+            return load_trusted_module(target, purpose)
+        except BaseException as exc:  # a broken plug-in must be reported, not crash the CLI
+            self.problem(where, f"{_json_path(where)}: cannot import {target.name}: {type(exc).__name__}: {exc}")
+            return None
+
     def import_module(self, key: str, target: Path | None) -> ModuleType | None:
         if target is None:
             return None
@@ -191,7 +258,8 @@ class _Builder:
         program_points = 0.0
         if data["kind"] == "program":
             program_points = self.check_program()
-        digest = self.digest(reference_path, generators_path, validators_path)
+        game_path = self.resolve_in(["tournament", "game"])
+        digest = self.digest(reference_path, generators_path, validators_path, game_path)
         return Spec(
             path=self.path,
             assignment=data["assignment"],
@@ -209,6 +277,7 @@ class _Builder:
             generators=generators_path,
             validators=validators_path,
             leaderboard=tuple(_column(c) for c in data.get("leaderboard", ())),
+            tournament=self.tournament(data["tournament"], game_path) if "tournament" in data else None,
             program_points=program_points,
             raw=data,
         )

@@ -133,6 +133,23 @@ class FunctionSpec:
 
 
 @dataclass(frozen=True)
+class TournamentSpec:
+    """The ``tournament:`` part: how many games, how players are timed and rated. The game's own
+    rules, referee and bots are its plug-in beside the spec (``game``), with its ``options``."""
+
+    game: Path | None = None
+    games: int | Literal["auto"] = 100
+    max_games: int = 2000
+    seed: int = 0
+    move_time_limit: float = 1.0
+    game_time_limit: float = 10.0
+    bots: tuple[str, ...] | None = None  # None: the game's default bots
+    rating_model: str = "plackett-luce"
+    rating_interval: float = 0.95
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class LeaderboardColumn:
     """One column of a Gradescope leaderboard: ``key`` names a value of the verdict (or ``score``)."""
 
@@ -163,6 +180,7 @@ class Spec:
     generators: Path | None = None  # the course's case generators, beside the spec
     validators: Path | None = None  # the course's validators module, beside the spec
     leaderboard: tuple[LeaderboardColumn, ...] = ()
+    tournament: TournamentSpec | None = None
     program_points: float = 0.0  # a program assignment's criteria points (its `program.scoring` total)
 
     @property
