@@ -157,7 +157,7 @@ class _Builder:
             return None
         return target
 
-    def resolve_in(self, where: list[str]) -> Path | None:
+    def resolve_in(self, where: list[str], *, report: bool = True) -> Path | None:
         """A path named inside a part of the spec (``tournament.game``), relative to the spec file."""
         value: Any = self.data
         for key in where:
@@ -166,7 +166,8 @@ class _Builder:
             value = value[key]
         target: Path = (self.path.parent / value).resolve()
         if not target.is_file():
-            self.problem(where, f"{_json_path(where)}: file not found: {value} (looked in {target})")
+            if report:
+                self.problem(where, f"{_json_path(where)}: file not found: {value} (looked in {target})")
             return None
         return target
 
@@ -259,7 +260,9 @@ class _Builder:
         if data["kind"] == "program":
             program_points = self.check_program()
         game_path = self.resolve_in(["tournament", "game"])
-        digest = self.digest(reference_path, generators_path, validators_path, game_path)
+        # Every trusted file the spec names is part of its identity: a changed one regrades.
+        plugin_path = self.resolve_in(["program", "plugin"], report=False)
+        digest = self.digest(reference_path, generators_path, validators_path, game_path, plugin_path)
         return Spec(
             path=self.path,
             assignment=data["assignment"],
