@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------ channel helpers
-def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None):
+def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> tuple[bytes | None, str]:
     """Read until one newline.  Returns (line, reason); reason is '' on success,
     else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
     while True:
@@ -69,7 +69,7 @@ if hasattr(signal, "SIGXCPU"):
     _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
 
 
-def _status_detail(status: dict | None, limits: Limits) -> str:
+def _status_detail(status: dict[str, Any] | None, limits: Limits) -> str:
     if not status:
         return "the process died"
     if "exit" in status:
@@ -107,7 +107,8 @@ class Session:
     # Appended to a wall-clock backstop verdict; the portable session says its own.
     _BACKSTOP_HINT = " (did it block or ignore the timer signal?)"
 
-    def __init__(self, sandbox: Sandbox, files, main: str, watch: Sequence[str], load_time_limit: float):
+    def __init__(self, sandbox: Sandbox, files: Mapping[str, str | bytes], main: str, watch: Sequence[str],
+                 load_time_limit: float) -> None:
         self.sandbox = sandbox
         self.limits = sandbox.limits
         self.main = os.path.normpath(main)
@@ -123,7 +124,7 @@ class Session:
         self.load = self._spawn(first=True)
 
     # -- child lifecycle --------------------------------------------------
-    def _limits_msg(self) -> dict:
+    def _limits_msg(self) -> dict[str, Any]:
         L = self.limits
         d = {"memory_mb": L.memory_mb, "cpu_s": max(1, int(L.cpu_s - self._cpu_used + 0.999)),
              "nproc": L.nproc, "fsize_mb": L.fsize_mb, "nofile": L.nofile,
@@ -132,7 +133,7 @@ class Session:
             d["nproc_abs"] = L.nproc + _count_own_processes()
         return d
 
-    def _drop_chan(self):
+    def _drop_chan(self) -> None:
         if self._chan is not None:
             try:
                 self._chan.close()
@@ -141,11 +142,12 @@ class Session:
         self._chan = None
         self._buf = bytearray()
 
-    def _kill_child(self) -> dict | None:
+    def _kill_child(self) -> dict[str, Any] | None:
         self._drop_chan()
         try:
             reply, _ = self.sandbox._request({"op": "kill"})
-            return reply.get("status")
+            status: dict[str, Any] | None = reply.get("status")
+            return status
         except SandboxError:
             return None
 
@@ -173,7 +175,7 @@ class Session:
             return LoadResult(False, "crashed",
                               f"{_status_detail(status, self.limits)} while importing {self.main}")
         try:
-            m = messages.check(codec.loads_line(line), messages.LOAD_REPLY)
+            m = messages.check(codec.loads_line(line or b""), messages.LOAD_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("a load reply the harness did not write (forged)")
             if self._reply_pending():
@@ -223,7 +225,7 @@ class Session:
         assert self._chan is not None, "no live child"
         return self._chan
 
-    def _read_reply(self, deadline: float | None):
+    def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
         """One line from the child: (line, '') or (None, 'eof' | 'timeout' | 'oversized')."""
         return _read_line(self._live_chan(), self._buf, deadline)
 
@@ -231,7 +233,7 @@ class Session:
         """Has the child written anything not read yet (or closed its end)?"""
         return _pending(self._live_chan(), self._buf)
 
-    def _send(self, req: dict) -> CallResult | None:
+    def _send(self, req: dict[str, Any]) -> CallResult | None:
         try:
             self._live_chan().sendall(codec.dumps_line(req))
         except OSError:
@@ -240,7 +242,7 @@ class Session:
             return CallResult("crashed", detail=_status_detail(status, self.limits))
         return None
 
-    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict | None, CallResult | None, float]:
+    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict[str, Any] | None, CallResult | None, float]:
         """Read one reply line: (message, None, wall) or (None, failure, wall).
 
         ``final``: no other line may follow it (a streamed batch has more to come).
@@ -261,7 +263,7 @@ class Session:
                                         detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
             return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
         try:
-            m = messages.check(codec.loads_line(line), messages.CALL_REPLY)
+            m = messages.check(codec.loads_line(line or b""), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
             if final and self._reply_pending():
@@ -279,7 +281,7 @@ class Session:
             msg = f"protocol violation: {msg}"
         return CallResult("protocol", wall_s=wall, detail=msg)
 
-    def _result(self, m: dict, wall: float) -> CallResult:
+    def _result(self, m: dict[str, Any], wall: float) -> CallResult:
         """One case's reply, decoded with the same suspicion as everything from the child."""
         status = m.get("status")
         if status not in ("ok", "error", "timeout", "crashed", "protocol"):
@@ -396,10 +398,10 @@ class Session:
         self._closed = True
         self._kill_child()
 
-    def __enter__(self):
+    def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -407,15 +409,15 @@ def _ready(result: CallResult) -> Callable[[], CallResult]:
     return lambda: result
 
 
-def _str(x) -> str:
+def _str(x: object) -> str:
     return x if type(x) is str else ""
 
 
-def _pick(x, allowed, default):
+def _pick(x: Any, allowed: Sequence[Any], default: Any) -> Any:
     return x if x in allowed else default
 
 
-def _exc(e) -> dict | None:
+def _exc(e: object) -> dict[str, Any] | None:
     if type(e) is not dict:
         return None
     return {"type": _str(e.get("type")) or "Exception", "message": _str(e.get("message")),
@@ -439,7 +441,7 @@ def _count_own_processes() -> int:
     return n
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL a process started in its own session and everything it left in that session."""
     if sys.platform == "win32":
         try:

@@ -35,7 +35,7 @@ def libc() -> ctypes.CDLL:
     return _libc
 
 
-def _chk(r, what):
+def _chk(r: int, what: str) -> None:
     if r != 0:
         e = ctypes.get_errno()
         raise OSError(e, f"{what}: {os.strerror(e)}")
@@ -43,7 +43,7 @@ def _chk(r, what):
 
 def prctl(*args: int) -> int:
     a = [ctypes.c_ulong(x) for x in args] + [ctypes.c_ulong(0)] * (5 - len(args))
-    return libc().prctl(*a)
+    return int(libc().prctl(*a))
 
 
 def mount(src: str | None, dst: str, fstype: str | None, flags: int, data: str | None = None) -> None:

@@ -31,7 +31,8 @@ import threading
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
 if TYPE_CHECKING:
-    from typing import Iterable
+    from types import FrameType
+    from typing import Any, Callable, Iterable, Literal, Mapping
 
 __all__ = ["CallWatcher", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
 
@@ -114,10 +115,10 @@ def implied_names(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def expand_names(names: Iterable[str]) -> dict:
+def expand_names(names: Iterable[str]) -> dict[str, str]:
     """Covered qualified name -> the policy name that bans it (the first one wins)."""
     names = list(names)
-    out: dict = {}
+    out: dict[str, str] = {}
     for policy_name in names:  # a name listed exactly wins over one that merely implies it
         out.setdefault(implied_names(policy_name)[0], policy_name)
     for policy_name in names:
@@ -161,7 +162,7 @@ class CallWatcher:
     from ``eval``/``exec`` code (``<string>``) are attributed to the student line that ran it.
     """
 
-    def __init__(self, names, files=None):
+    def __init__(self, names: Iterable[str], files: Iterable[str] | None = None) -> None:
         self.names = tuple(names)
         self.static_only = tuple(n for n in self.names if "(" in n)
         self._covered = expand_names(n for n in self.names if "(" not in n)
@@ -169,25 +170,25 @@ class CallWatcher:
             None if files is None
             else frozenset(os.path.normcase(os.path.abspath(f)) for f in files)
         )
-        self._counts: dict = {}
+        self._counts: dict[tuple[str, str, int], int] = {}
         self.tampered = False
-        self.tamper_reasons: list = []
-        self.unresolved: set = set(self._covered)
-        self.unwatchable: set = set()  # resolved to something a profile hook cannot see (types)
-        self._cfuncs: dict = {}   # id(C function) -> banned
-        self._keep: list = []     # keeps the objects behind those ids alive
-        self._codes: dict = {}    # code object -> banned
-        self._methods: dict = {}  # method name -> [(kind, owner, banned)]
+        self.tamper_reasons: list[str] = []
+        self.unresolved: set[str] = set(self._covered)
+        self.unwatchable: set[str] = set()  # resolved to something a profile hook cannot see (types)
+        self._cfuncs: dict[int, str] = {}   # id(C function) -> banned
+        self._keep: list[object] = []     # keeps the objects behind those ids alive
+        self._codes: dict[object, str] = {}    # code object -> banned
+        self._methods: dict[str, list[tuple[str, Any, str]]] = {}  # method name -> [(kind, owner, banned)]
         self._nmods = -1
-        self._prev = None
+        self._prev: Any = None
         self._prev_thread = None
-        self._hook = None
+        self._hook: Callable[[FrameType, str, Any], None] | None = None
         self._active = False
         self._own_codes = frozenset({CallWatcher.__enter__.__code__, CallWatcher.__exit__.__code__})
 
     # -- results ---------------------------------------------------------------------
     @property
-    def hits(self) -> list:
+    def hits(self) -> list[dict[str, object]]:
         return [
             {"banned": banned, "line": line, "filename": filename, "count": count}
             for (banned, filename, line), count in self._counts.items()
@@ -204,7 +205,7 @@ class CallWatcher:
             self.unresolved.discard(qual)
             self._register(qual, obj)
 
-    def _register(self, qual: str, obj) -> None:
+    def _register(self, qual: str, obj: object) -> None:
         banned = self._covered[qual]
         if isinstance(obj, _BuiltinMethod):
             owner = getattr(obj, "__self__", None)
@@ -212,12 +213,12 @@ class CallWatcher:
                 self._cfuncs[id(obj)] = banned
                 self._keep.append(obj)
             else:  # bound to an object, e.g. numpy.add.reduce: a fresh method object per access
-                self._methods.setdefault(obj.__name__, []).append(("bound", owner, banned))
+                self._methods.setdefault(getattr(obj, "__name__", "?"), []).append(("bound", owner, banned))
             return
         if isinstance(obj, _MethodDescriptor) or type(obj).__name__ in ("method_descriptor", "wrapper_descriptor"):
             owner = getattr(obj, "__objclass__", None)
             if owner is not None:
-                self._methods.setdefault(obj.__name__, []).append(("instance", owner, banned))
+                self._methods.setdefault(getattr(obj, "__name__", "?"), []).append(("instance", owner, banned))
                 return
         codes = []
         for candidate in (obj, getattr(obj, "_implementation", None), getattr(obj, "__wrapped__", None),
@@ -232,7 +233,7 @@ class CallWatcher:
         self.unwatchable.add(qual)
 
     # -- attribution -----------------------------------------------------------------
-    def _student_site(self, frame):
+    def _student_site(self, frame: FrameType | None) -> tuple[str, int] | None:
         """(filename, line) of the student code behind ``frame``, or None for library code."""
         files = self._files
         while frame is not None:
@@ -248,7 +249,7 @@ class CallWatcher:
             return (filename, frame.f_lineno)
         return None
 
-    def _record(self, banned: str, frame) -> None:
+    def _record(self, banned: str, frame: FrameType | None) -> None:
         site = self._student_site(frame)
         if site is None:
             return
@@ -261,7 +262,7 @@ class CallWatcher:
             self.tamper_reasons.append(reason)
 
     # -- the hook --------------------------------------------------------------------
-    def _make_hook(self):
+    def _make_hook(self) -> Callable[[FrameType, str, Any], None]:
         cfuncs = self._cfuncs
         codes = self._codes
         methods = self._methods
@@ -278,7 +279,7 @@ class CallWatcher:
             import _thread
 
             tamper_c[id(_thread.start_new_thread)] = "_thread.start_new_thread (an unwatched thread)"
-            tamper_keep = (_thread.start_new_thread,)
+            tamper_keep: tuple[object] = (_thread.start_new_thread,)
         except Exception:  # pragma: no cover
             tamper_keep = (None,)
         student = self._student_site
@@ -286,7 +287,7 @@ class CallWatcher:
         if _thread_getprofile is not None and hasattr(_thread_getprofile, "__code__"):
             tamper_codes[_thread_getprofile.__code__] = "threading.getprofile called"
 
-        def hook(frame, event, arg, _keep=tamper_keep):
+        def hook(frame: FrameType, event: str, arg: Any, _keep: tuple[object] = tamper_keep) -> None:
             if event == "c_call":
                 if len(modules) != watcher._nmods:
                     resolve()
@@ -300,7 +301,7 @@ class CallWatcher:
                     if frame.f_code not in own and (arg is not tamper_keep[0] or student(frame)):
                         watcher._tamper(reason)
                     return
-                specs = methods.get(getattr(arg, "__name__", None))
+                specs = methods.get(getattr(arg, "__name__", ""))
                 if specs is not None:
                     owner = getattr(arg, "__self__", None)
                     for kind, target, banned in specs:
@@ -322,7 +323,7 @@ class CallWatcher:
         return hook
 
     # -- context manager -------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> CallWatcher:
         self._resolve()
         self._hook = self._make_hook()
         self._prev = _getprofile()
@@ -332,7 +333,7 @@ class CallWatcher:
         _setprofile(self._hook)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         current = _getprofile()
         _setprofile(self._prev)
         if self._active:
@@ -353,7 +354,7 @@ class CallWatcher:
 _NOTFOUND = object()
 
 
-def _lookup(qual: str, modules):
+def _lookup(qual: str, modules: Mapping[str, Any]) -> object:
     """The object a qualified name denotes, using only modules already imported."""
     parts = qual.split(".")
     for cut in range(len(parts), 0, -1):
