@@ -8,6 +8,7 @@ language a submission is written in; it asks the submission's :class:`Language`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
@@ -20,6 +21,28 @@ if TYPE_CHECKING:
     from grader.spec.model import BanPolicy
     from grader.static.bans import Finding
     from grader.static.style import Source
+
+
+#: Code pages a legacy source file may be saved in (Windows Western, Greek, ISO Latin-9).
+LEGACY_ENCODINGS = ("cp1252", "iso8859_7", "cp1253", "iso8859_15")
+
+
+def decode_legacy(data: bytes) -> tuple[str, str]:
+    """(text, encoding): UTF-8 (a BOM is dropped), else the best legacy code page."""
+    import charset_normalizer
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", "replace"), "utf-8-sig"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    best = charset_normalizer.from_bytes(data, cp_isolation=list(LEGACY_ENCODINGS)).best()
+    encoding = best.encoding if best is not None else "cp1252"
+    text = data.decode(encoding, "replace")
+    if encoding == "cp1253" and data.decode("iso8859_7", "replace") == text:
+        encoding = "iso8859_7"   # identical for this text: name the common Linux Greek code page
+    return text, encoding
 
 
 class DecodeProblem(ValueError):
@@ -91,6 +114,10 @@ class Language:
     #: ``call_many`` also takes ``expected=[...]``, the reference's answers (parent side only: the
     #: session uses their shape, e.g. how many outputs to ask for; they never reach the child).
     wants_expected: bool = False
+    #: What marks the file that starts a program (several files, none with an expected name).
+    entry_point: re.Pattern[bytes] | None = None
+    #: Old course files arrive in legacy code pages (Windows-1252, ISO-8859-7): decode them rather than refuse.
+    legacy_encodings: bool = False
     #: How a program of this language is run when the spec gives no ``run:`` command.
     default_run: tuple[str, ...] = ()
     #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).
@@ -119,7 +146,11 @@ class Language:
         named = [name for name in expected if name in own]
         if named:
             return named[0]
-        return own[0] if len(own) == 1 else None
+        if len(own) == 1:
+            return own[0]
+        # A program with its helper files: the one file that starts it.
+        starts = [name for name in own if self.entry_point is not None and self.entry_point.search(files[name])]
+        return starts[0] if len(starts) == 1 else None
 
     def decode(self, name: str, data: bytes) -> str:
         """The file as text, or :class:`DecodeProblem` saying in the student's terms why not."""
@@ -127,6 +158,8 @@ class Language:
             raise DecodeProblem("empty", f"{name} is empty")
         if b"\0" in data:
             raise DecodeProblem("binary", f"{name} is a binary file, not source code")
+        if self.legacy_encodings:
+            return decode_legacy(data)[0]
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -73,15 +73,9 @@ class Java(Language):
     title = "Java"
     suffixes = (".java",)
     default_build = ("javac", "-encoding", "UTF-8", "{main}")
+    entry_point = re.compile(rb"\bstatic\s+(?:final\s+)?(?:public\s+)?void\s+main\s*\(")
+    legacy_encodings = True
     default_run = ("java", "-cp", ".", "{class}")
-
-    def find_main(self, files: Mapping[str, bytes], expected: Sequence[str] = ()) -> str | None:
-        """The file that declares ``main`` (an expected name first): Java programs span several files."""
-        own = sorted(name for name in files if self.owns(name))
-        named = [name for name in expected if name in own]
-        with_main = [name for name in own if b"static void main" in files[name]]
-        found = named or with_main or own
-        return found[0] if found else None
 
     def binds(self) -> tuple[str, ...]:
         return (jdk_home(),) if jdk_home() else ()

@@ -1,6 +1,7 @@
 """Python: loaded by the sandbox's own harness, which serves calls; run as ``python3 -u`` as a program."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ContextManager, Mapping, Sequence
 
 from .base import Build, BuildError, FunctionSession, Language, fill
@@ -31,6 +32,7 @@ class Python(Language):
     serves_functions = True
     runtime_bans = True
     default_run = ("python3", "-u", "{main}")
+    entry_point = re.compile(rb"__name__\s*==\s*['\"]__main__['\"]")
 
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
               limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0) -> Build:
