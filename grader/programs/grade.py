@@ -83,7 +83,7 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
     ref = reference_path(spec)
     python = program.languages.get("python") or LanguageSpec("python", ("python3", "-u", "{seed_launcher}", "{main}"))
     built = build(dataclasses.replace(python, libraries=()), {ref.name: ref.read_bytes()}, timeout=program.compile_s,
-                  limits=None, profile=None)
+                  limits=_build_limits(program, python, None), profile=None)
     runner = _Runner(program, python, built, None, None)
     ctx = _context(program, plugin, load_trusted_module(ref, "reference"), built)
     # The reference is timed with no files or environment from the plug-in (no fixed decks, say): it does all its own

@@ -23,6 +23,7 @@ import yaml
 
 from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
                     TournamentSpec, Visibility)
+from .program import ProgramSpec, program_spec
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
@@ -256,9 +257,7 @@ class _Builder:
                 seen.add(name)
             functions.append(self.function(raw, where, default_compare, default_limit, default_visibility, assignment_bans))
         languages = self.languages(data["language"], data["kind"])
-        program_points = 0.0
-        if data["kind"] == "program":
-            program_points = self.check_program()
+        program = self.program() if data["kind"] == "program" else None
         game_path = self.resolve_in(["tournament", "game"])
         # Every trusted file the spec names is part of its identity: a changed one regrades.
         plugin_path = self.resolve_in(["program", "plugin"], report=False)
@@ -281,7 +280,7 @@ class _Builder:
             validators=validators_path,
             leaderboard=tuple(_column(c) for c in data.get("leaderboard", ())),
             tournament=self.tournament(data["tournament"], game_path) if "tournament" in data else None,
-            program_points=program_points,
+            program=program,
             raw=data,
         )
 
@@ -405,19 +404,10 @@ class _Builder:
                 )
         return cases
 
-    def check_program(self) -> float:
-        """Check the program block; its criteria points are the assignment's maximum."""
-        from grader.programs.spec import PROGRAM_SCHEMA, program_spec
-
-        validator = jsonschema.Draft202012Validator(PROGRAM_SCHEMA)
-        errors = list(validator.iter_errors(self.data["program"]))
-        for error in errors:
-            where = ["program", *error.absolute_path]
-            self.problem(where, f"{_json_path(where)}: {error.message}")
-        if errors:
-            return 0.0
+    def program(self) -> ProgramSpec:
+        """The typed program part (already schema-valid); its plug-in checks the cases and options."""
         self.check_program_plugin()
-        return float(program_spec(self.data["program"], self.path.parent).max_score)
+        return program_spec(self.data["program"], self.path.parent)
 
     def check_program_plugin(self) -> None:
         """The program plug-in named by the spec loads, and the cases and options fit its schemas."""

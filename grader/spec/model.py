@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping
+
+if TYPE_CHECKING:
+    from .program import ProgramSpec
 
 Visibility = Literal["public", "hidden"]
 Penalty = Literal["zero", "deduct", "warn"]
@@ -181,13 +184,13 @@ class Spec:
     validators: Path | None = None  # the course's validators module, beside the spec
     leaderboard: tuple[LeaderboardColumn, ...] = ()
     tournament: TournamentSpec | None = None
-    program_points: float = 0.0  # a program assignment's criteria points (its `program.scoring` total)
+    program: ProgramSpec | None = None  # the part of a kind: program spec
 
     @property
     def max_score(self) -> float:
         """The points of the body, whatever the kind: regular functions, or a program's criteria."""
-        if self.kind == "program":
-            return self.program_points
+        if self.program is not None:
+            return self.program.max_score
         return sum(f.points for f in self.functions if not f.extra_credit)
 
     def function(self, name: str) -> FunctionSpec:
