@@ -22,7 +22,7 @@ import jsonschema
 import yaml
 
 from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
-                    TournamentSpec, Visibility)
+                    SimilaritySpec, TournamentSpec, Visibility)
 from .program import ProgramSpec, program_spec
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
@@ -216,6 +216,20 @@ class _Builder:
             options=dict(block.get("options", {})),
         )
 
+    def similarity(self, block: Mapping[str, Any]) -> SimilaritySpec:
+        """The typed similarity part; every starter file must exist."""
+        starter = []
+        for i, name in enumerate(block.get("starter", ())):
+            path = (self.path.parent / name).resolve()
+            if not path.is_file():
+                self.problem(["similarity", "starter", i], f"similarity.starter[{i}]: no such file: {name} (looked in {path})")
+            starter.append(path)
+        base = SimilaritySpec()
+        return SimilaritySpec(starter=tuple(starter),
+                              exclude_reference=bool(block.get("exclude_reference", base.exclude_reference)),
+                              common_fraction=float(block.get("common_fraction", base.common_fraction)),
+                              threshold=float(block.get("threshold", base.threshold)))
+
     def import_module_at(self, where: list[Any], target: Path | None, purpose: str) -> ModuleType | None:
         if target is None:
             return None
@@ -280,6 +294,7 @@ class _Builder:
             validators=validators_path,
             leaderboard=tuple(_column(c) for c in data.get("leaderboard", ())),
             tournament=self.tournament(data["tournament"], game_path) if "tournament" in data else None,
+            similarity=self.similarity(data.get("similarity", {})),
             program=program,
             raw=data,
         )

@@ -153,6 +153,16 @@ class TournamentSpec:
 
 
 @dataclass(frozen=True)
+class SimilaritySpec:
+    """The ``similarity:`` part: what is never evidence of copying, and where pairs are flagged."""
+
+    starter: tuple[Path, ...] = ()  # handed-out code, resolved beside the spec
+    exclude_reference: bool = False
+    common_fraction: float = 0.2  # code in more than this share of the class is idiom
+    threshold: float = 0.5  # pairs at or above this are flagged
+
+
+@dataclass(frozen=True)
 class LeaderboardColumn:
     """One column of a Gradescope leaderboard: ``key`` names a value of the verdict (or ``score``)."""
 
@@ -184,6 +194,7 @@ class Spec:
     validators: Path | None = None  # the course's validators module, beside the spec
     leaderboard: tuple[LeaderboardColumn, ...] = ()
     tournament: TournamentSpec | None = None
+    similarity: SimilaritySpec = field(default_factory=SimilaritySpec)
     program: ProgramSpec | None = None  # the part of a kind: program spec
 
     @property
