@@ -113,13 +113,13 @@ class _Plan:
 
 def _plan(args: argparse.Namespace) -> _Plan:
     from grader.spec.loader import load_spec
-    from grader.tournament.config import load_config, load_game
+    from grader.tournament.config import load_game
 
     spec = load_spec(args.spec)
-    if "tournament" not in spec.raw:
+    if spec.tournament is None:
         raise GraderError(f"{args.spec} defines no tournament (the spec has no `tournament:` block)",
                           hint="a tournament spec names its game: tournament: {game: ../reference/x_game.py}", exit_code=ExitCode.USAGE)
-    config = load_config(spec.path, spec.raw)
+    config = spec.tournament
     if args.max_games is not None:
         if args.max_games < 1:
             raise GraderError("--max-games must be at least 1", exit_code=ExitCode.USAGE)
