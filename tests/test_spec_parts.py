@@ -15,6 +15,7 @@ GAME = '''
 OPTIONS_SCHEMA = {"type": "object", "additionalProperties": False,
                   "properties": {"heaps": {"type": "array", "items": {"type": "integer", "minimum": 1}}}}
 BOTS = {"random": object, "greedy": object}
+GAME = type("Toy", (), {})  # the game class (the engine builds it; here only declared)
 '''
 
 

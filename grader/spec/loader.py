@@ -195,7 +195,9 @@ class _Builder:
     def tournament(self, block: Mapping[str, Any], game_path: Path | None) -> TournamentSpec:
         """The typed tournament part; the game plug-in's options and bot names are checked against it."""
         game = self.import_module_at(["tournament", "game"], game_path, "game")
-        if game is not None:
+        if game is not None and not isinstance(getattr(game, "GAME", None), type):
+            self.problem(["tournament", "game"], f"tournament.game: the game plug-in {game_path.name if game_path else ''} defines no GAME (its Game class)")
+        elif game is not None:
             self.plugin_problems(["tournament", "options"], block.get("options", {}), getattr(game, "OPTIONS_SCHEMA", {"type": "object"}))
             bots = getattr(game, "BOTS", {})
             for i, name in enumerate(block.get("bots", ())):

@@ -126,7 +126,7 @@ def _plan(args: argparse.Namespace) -> _Plan:
         config = replace(config, max_games=args.max_games)
     if args.jobs < 1:
         raise GraderError("--jobs must be at least 1", exit_code=ExitCode.USAGE)
-    game = load_game(spec.path, config)
+    game = load_game(config)
     seed = args.seed if args.seed is not None else config.seed
     return _Plan(spec, config, game, _bots(args.bots, config, game), _games(args.games, config), seed)
 
