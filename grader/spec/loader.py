@@ -298,7 +298,7 @@ class _Builder:
             tournament=self.tournament(data["tournament"], game_path) if "tournament" in data else None,
             similarity=self.similarity(data.get("similarity", {})),
             program=program,
-            raw=data,
+            _document=data,
         )
 
     def languages(self, value: str | list[str], kind: str) -> tuple[str, ...]:
@@ -453,7 +453,7 @@ class _Builder:
 def document(spec: Spec) -> dict[str, Any]:
     """The spec as validated data (a copy), for the writers that emit a new spec file from it
     (the student bundle, the Gradescope zip). Everything else reads the typed model."""
-    return copy.deepcopy(dict(spec.raw))
+    return copy.deepcopy(dict(spec._document))
 
 
 def load_spec(path: str | Path) -> Spec:

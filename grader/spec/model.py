@@ -188,7 +188,8 @@ class Spec:
     notes: str = ""
     digest: str = ""
     frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The validated YAML, for grader.spec.loader.document() alone: everything else reads the fields above.
+    _document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     generators: Path | None = None  # the course's case generators, beside the spec
     validators: Path | None = None  # the course's validators module, beside the spec
