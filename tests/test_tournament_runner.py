@@ -9,7 +9,8 @@ import pytest
 from grader.errors import GraderError
 from grader.spec.problems import SpecError
 from grader.spec.loader import load_spec
-from grader.tournament.config import TournamentConfig, load_game
+from grader.spec.model import TournamentSpec
+from grader.tournament.config import load_game
 from grader.tournament.runner import game_seed, schedule
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,5 +100,5 @@ def test_the_course_specs_have_valid_tournament_blocks(name):
     config = load_spec(path).tournament
     assert config is not None
     game = load_game(config)
-    assert isinstance(config, TournamentConfig) and config.move_time_limit > 0
+    assert isinstance(config, TournamentSpec) and config.move_time_limit > 0
     assert set(config.bots or ()) <= set(game.bots()) and game.roles()

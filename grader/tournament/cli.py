@@ -16,12 +16,12 @@ from typing import Any, Sequence
 
 from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Game
 from grader.tournament.match import GameRecord
 
 
-def _games(value: str | None, config: TournamentConfig) -> int | str:
+def _games(value: str | None, config: TournamentSpec) -> int | str:
     if value is None:
         return config.games
     if value == "auto":
@@ -50,7 +50,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unsafe", action="store_true", help="run several students' players without a sandbox (trusted code only)")
 
 
-def _bots(value: str | None, config: TournamentConfig, game: Game) -> list[str]:
+def _bots(value: str | None, config: TournamentSpec, game: Game) -> list[str]:
     offered = game.bots()
     if value is None:
         return list(config.bots if config.bots is not None else game.default_bots)
@@ -104,7 +104,7 @@ class _Plan:
     the game, the bots, and how many games from which seed."""
 
     spec: Any
-    config: TournamentConfig
+    config: TournamentSpec
     game: Game
     bots: list[str]
     games: int | str

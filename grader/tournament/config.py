@@ -5,7 +5,7 @@ spec loader with every problem at its YAML line and column, the game's options a
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from grader.errors import GraderError
 from grader.spec.model import TournamentSpec
@@ -13,15 +13,8 @@ from grader.spec.model import TournamentSpec
 if TYPE_CHECKING:
     from grader.tournament.game import Game
 
-RatingModel = Literal["plackett-luce", "bradley-terry", "thurstone-mosteller"]
-RATING_MODELS = ("plackett-luce", "bradley-terry", "thurstone-mosteller")
 
-# The tournament part's schema ($defs/tournament) and typed form belong to the one spec model:
-# the loader checks it, the game's options and its bots, each problem at its line.
-TournamentConfig = TournamentSpec
-
-
-def load_game(config: TournamentConfig) -> "Game":
+def load_game(config: TournamentSpec) -> "Game":
     """The game the tournament part names, built from its options (the loader checked the part,
     the plug-in's GAME, its options and the spec's bots, each problem at its line)."""
     from grader.tournament.game import PluginError, game_class
