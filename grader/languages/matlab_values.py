@@ -196,7 +196,10 @@ def _value(x: Any, depth: int = 0) -> MValue:
     if type(data) is not str:
         raise ValueError_(f"an unreadable {cls}")
     if cls == "char":
-        raw_bytes = bytes.fromhex(data)
+        try:
+            raw_bytes = bytes.fromhex(data)
+        except ValueError:
+            raise ValueError_("an unreadable char array") from None
         if len(raw_bytes) != n:
             raise ValueError_("a char array of the wrong size")
         return MArray("char", shape, tuple(raw_bytes))
