@@ -162,14 +162,12 @@ class OctaveSession:
         if type(entries) is not list:
             self._kill()
             return LoadResult(False, "protocol", "Octave did not load the submission", stdout=stray)
-        names = []
         for entry in entries:
             name = mv.text(entry.get("n")) if type(entry) is dict else ""
-            if type(entry) is dict and entry.get("ok") is True:
-                names.append(name)
-            elif name:
+            if name and entry.get("ok") is not True:
                 self.parse_errors[name] = mv.text(entry.get("m")).strip()
-        return LoadResult(True, "ok", names=tuple(names), stdout=stray)
+        # A function that does not parse is still there: calling it fails the way MATLAB fails, with the parse error.
+        return LoadResult(True, "ok", names=self.functions, stdout=stray)
 
     def _kill(self) -> int | None:
         program, self._program = self._program, None
