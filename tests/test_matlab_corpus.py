@@ -6,7 +6,6 @@ test_corpus.py). Also: a class mixing Python and MATLAB students grades with one
 """
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys

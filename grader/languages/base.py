@@ -118,6 +118,8 @@ class Language:
     entry_point: re.Pattern[bytes] | None = None
     #: Old course files arrive in legacy code pages (Windows-1252, ISO-8859-7): decode them rather than refuse.
     legacy_encodings: bool = False
+    #: A submission is a folder of this language's files, never one file each (MATLAB: war.m, goFish.m, ...).
+    folder_submissions: bool = False
     #: How a program of this language is run when the spec gives no ``run:`` command.
     default_run: tuple[str, ...] = ()
     #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).

@@ -83,6 +83,7 @@ class Matlab(Language):
     runtime_bans = True
     #: call_many needs the reference's answers: nargout, and the shape to read matrices in.
     wants_expected = True
+    folder_submissions = True
 
     def find_main(self, files: Mapping[str, bytes], expected: Sequence[str] = ()) -> str | None:
         """A MATLAB submission has no main file: any of its .m files stands for it."""

@@ -5,7 +5,7 @@ function reply = grader_load_(names)
   for k = 1:numel(names)
     try
       nargin(names{k});
-      parts{k} = sprintf('{"n":"%s","ok":true}', grader_hex_(names{k}));
+      parts{k} = sprintf('{"n":"%s","ok":true,"o":%d}', grader_hex_(names{k}), nargout(names{k}));
     catch err
       parts{k} = sprintf('{"n":"%s","ok":false,"m":"%s"}', grader_hex_(names{k}), grader_hex_(err.message));
     end
