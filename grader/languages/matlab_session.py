@@ -256,27 +256,6 @@ class OctaveSession:
             return CallResult("crashed", detail=f"Octave could not be started again: {again.message}")
         return None
 
-    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False,
-             expected: Any = None, classes: Sequence[str | None] = ()) -> CallResult:
-        """``[o1..ok] = function(args{:})`` with k the reference's number of outputs."""
-        if self._closed:
-            raise SandboxError("the session is closed")
-        literal = mv.args_literal(list(args), classes)      # the grader's own values: errors are bugs
-        failure = self._ensure()
-        if failure:
-            return failure
-        nonce = secrets.token_hex(8)
-        expected = self._outputs_of(function, expected)
-        count = mv.nargout(expected)
-        if not self._send(f"{nonce} call {count} {int(bool(watch))} {function} {literal}"):
-            self._kill()
-            return CallResult("crashed", detail="Octave stopped reading its requests")
-        reply, stray, failure = self._await(nonce, limit=time_limit, wall=3 * time_limit + 0.5)
-        if failure is not None:
-            return failure
-        assert reply is not None
-        return _result(reply, stray, count, expected)
-
     def _outputs_of(self, function: str, expected: Any) -> Any:
         """A frozen spec (a student bundle) holds several outputs as a list, YAML having no tuples:
         a list of k >= 2 answers for a function declaring exactly k outputs is read as k outputs."""
@@ -284,12 +263,53 @@ class OctaveSession:
             return tuple(expected)
         return expected
 
+    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False,
+             expected: Any = None, classes: Sequence[str | None] = ()) -> CallResult:
+        """``[o1..ok] = function(args{:})`` with k the reference's number of outputs."""
+        return self._calls(function, [(args, time_limit)], [watch], [expected], classes)[0]
+
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None) -> list[CallResult]:
+        """Every case of a function in one request; a case that kills Octave costs that case only."""
         flags = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         wanted = list(expected) if expected is not None else [None] * len(calls)
-        return [self.call(function, args, time_limit=limit, watch=flag, expected=want)
-                for (args, limit), flag, want in zip(calls, flags, wanted)]
+        return self._calls(function, calls, flags, wanted)
+
+    def _calls(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
+               wanted: Sequence[Any], classes: Sequence[str | None] = ()) -> list[CallResult]:
+        if self._closed:
+            raise SandboxError("the session is closed")
+        literals = [mv.args_literal(list(args), classes) for args, _ in calls]   # the grader's own values
+        results: list[CallResult] = []
+        while len(results) < len(calls):
+            failure = self._ensure()
+            if failure:
+                results.append(failure)
+                continue
+            results += self._batch(function, calls[len(results):], flags[len(results):],
+                                   wanted[len(results):], literals[len(results):])
+        return results
+
+    def _batch(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
+               wanted: Sequence[Any], literals: Sequence[str]) -> list[CallResult]:
+        """Send the cases, read one reply per case; stop at the first that loses Octave (the rest go again)."""
+        expected = [self._outputs_of(function, e) for e in wanted]
+        counts = [mv.nargout(e) for e in expected]
+        nonce = secrets.token_hex(8)
+        request = (f"{nonce} calls {function} {''.join('1' if f else '0' for f in flags)} "
+                   f"{''.join(str(min(c, 9)) for c in counts)} {{{', '.join(literals)}}}")
+        if not self._send(request):
+            self._kill()
+            return [CallResult("crashed", detail="Octave stopped reading its requests")]
+        out: list[CallResult] = []
+        for index, ((_, limit), count, want) in enumerate(zip(calls, counts, expected)):
+            reply, stray, failure = self._await(f"{nonce}:{index}", limit=limit, wall=3 * limit + 0.5)
+            if failure is not None:
+                out.append(failure)
+                break
+            assert reply is not None
+            out.append(_result(reply, stray, count, want))
+        return out
 
 
 def _exit_detail(code: int | None, stderr: str) -> str:

@@ -21,10 +21,17 @@ function grader_serve_()
       end
       reply = grader_load_(strsplit(strtrim(rest), ' '));
     else
-      [nout, rest] = strtok(rest);
-      [watch, rest] = strtok(rest);
+      % calls NAME WATCH NOUTS {{args of case 1}, {args of case 2}, ...}: one reply frame per case, in order
       [name, rest] = strtok(rest);
-      reply = grader_call_(name, str2double(nout), strcmp(watch, '1'), eval(rest));
+      [watch, rest] = strtok(rest);
+      [nouts, rest] = strtok(rest);
+      cases = eval(rest);
+      for k = 1:numel(cases)
+        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k});
+        fprintf(stdout, '\n%s%s:%d %s\n', char(30), nonce, k - 1, reply);
+        fflush(stdout);
+      end
+      continue;
     end
     fprintf(stdout, '\n%s%s %s\n', char(30), nonce, reply);
     fflush(stdout);
