@@ -13,6 +13,7 @@ The pieces, one concern each:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from grader.errors import ExitCode, GraderError
@@ -54,8 +55,6 @@ class MatlabSession:
 
     def _student_terms(self, result: "CallResult") -> "CallResult":
         """Errors, tripwire hits and parse errors point at the file the student wrote."""
-        import dataclasses
-
         exc = result.exception
         hits = tuple({**h, **dict(zip(("file", "line"), self.layout.where(h.get("file", ""), h.get("line"))))}
                      for h in result.watch_hits)

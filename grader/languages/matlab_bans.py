@@ -44,9 +44,8 @@ MATLAB_NAMES: dict[str, tuple[str, ...]] = {
     "str.join": ("strjoin",), "str.split": ("strsplit",), "str.replace": ("strrep",),
 }
 #: Functions whose first argument (evalin: second) names the function they run, or holds code.
-BY_NAME = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0, "func2str": None}
-CODE = {"eval": 0, "evalc": 0, "evalin": 1, "assignin": None}
-DYNAMIC = set(BY_NAME) | set(CODE)
+BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0}
+CODE: dict[str, int] = {"eval": 0, "evalc": 0, "evalin": 1}
 
 
 def matlab_names(names: Iterable[str]) -> dict[str, str]:
@@ -114,14 +113,14 @@ class _Scan:
         name = callee.text.decode()
         args_node = next((c for c in call.children if c.type == "arguments"), None)
         args = [a for a in args_node.children if a.is_named] if args_node is not None else []
-        if name in BY_NAME and BY_NAME[name] is not None and len(args) > BY_NAME[name]:
+        if name in BY_NAME and len(args) > BY_NAME[name]:
             value = self.fold(args[BY_NAME[name]])
             if value is None:
                 if name in ("feval", "str2func", "builtin"):
                     self.flag(name, call, shift)
             else:
                 self.name_use(value, args[BY_NAME[name]], f"named in {name}('{value}', ...)", shift)
-        elif name in CODE and CODE[name] is not None and len(args) > CODE[name]:
+        elif name in CODE and len(args) > CODE[name]:
             value = self.fold(args[CODE[name]])
             if value is None:
                 self.flag(name, call, shift)

@@ -68,7 +68,8 @@ class Layout:
 def definitions(name: str, source: bytes) -> tuple[list[Function], bool]:
     """The functions defined at the top of a file, and whether the file is a function file."""
     root = parse(source).root_node
-    found, script = [], False
+    found: list[Function] = []
+    script = False
     for node in root.children:
         if node.type == "function_definition":
             ident = next((c for c in node.children if c.type == "identifier"), None)

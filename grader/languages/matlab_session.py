@@ -213,7 +213,7 @@ class OctaveSession:
                 cpu = self._cpu() - start_cpu
                 try:
                     return mv.parse_reply(buffer[at + len(marker):end]) | {"cpu": cpu}, stray, None
-                except mv.ValueError_ as exc:
+                except mv.BadValue as exc:
                     self._kill()
                     return None, stray, CallResult("protocol", time_s=cpu, detail=f"the answer could not be read: {exc}")
             if len(buffer) > mv.MAX_REPLY_BYTES + self.limits.output_bytes:
@@ -333,7 +333,8 @@ def _result(reply: dict, stray: str, count: int, expected: Any) -> CallResult:
         except mv.Unsupported as exc:
             return CallResult("protocol", time_s=cpu, stdout=printed, detail=str(exc), watch_hits=hits)
         return CallResult("ok", value=value, time_s=cpu, stdout=printed, watch_hits=hits)
-    error = reply.get("e") if type(reply.get("e")) is dict else {}
+    raw_error = reply.get("e")
+    error: dict[str, Any] = raw_error if type(raw_error) is dict else {}
     message = mv.text(error.get("m")).strip()
     frames = [f for f in (error.get("s") or []) if type(f) is dict]
     where = next(((mv.text(f.get("f")), f.get("l")) for f in frames

@@ -20,7 +20,7 @@ MAX_REPLY_BYTES = 4_000_000
 _PRINTABLE = frozenset(range(32, 127))
 
 
-class ValueError_(ValueError):
+class BadValue(ValueError):
     """A value that cannot cross: said in the user's terms."""
 
 
@@ -64,7 +64,7 @@ def literal(value: Any, cls: str | None = None) -> str:
     text = _literal(value)
     if cls:
         if cls not in NUMERIC + ("logical", "char"):
-            raise ValueError_(f"unknown MATLAB class {cls!r}")
+            raise BadValue(f"unknown MATLAB class {cls!r}")
         return f"{cls}({text})"
     return text
 
@@ -77,7 +77,7 @@ def args_literal(args: Sequence[Any], classes: Sequence[str | None] = ()) -> str
 
 def _number(x: int | float) -> str:
     if isinstance(x, int) and abs(x) > 2**53:
-        raise ValueError_(f"{x} is too large to be a MATLAB double exactly")
+        raise BadValue(f"{x} is too large to be a MATLAB double exactly")
     if isinstance(x, float) and not math.isfinite(x):
         return "NaN" if math.isnan(x) else ("Inf" if x > 0 else "-Inf")
     return repr(x) if isinstance(x, float) else str(x)
@@ -108,11 +108,11 @@ def _literal(v: Any) -> str:
         return "[]"
     if type(v) is dict:
         if not all(type(k) is str and k.isidentifier() for k in v):
-            raise ValueError_("a dict crosses as a struct: its keys must be valid MATLAB names")
+            raise BadValue("a dict crosses as a struct: its keys must be valid MATLAB names")
         return "struct(" + ", ".join(f"'{k}', {{{_literal(x)}}}" for k, x in v.items()) + ")"
     if type(v) in (list, tuple):
         return _sequence(list(v))
-    raise ValueError_(f"a {type(v).__name__} has no MATLAB form")
+    raise BadValue(f"a {type(v).__name__} has no MATLAB form")
 
 
 def _sequence(items: list[Any]) -> str:
@@ -132,18 +132,18 @@ def _sequence(items: list[Any]) -> str:
 
 # ------------------------------------------------------------------ MATLAB -> parsed reply
 def parse_reply(line: bytes) -> dict[str, Any]:
-    """The JSON of one reply frame, with every value turned into an MValue (raises ValueError_)."""
+    """The JSON of one reply frame, with every value turned into an MValue (raises BadValue)."""
     if len(line) > MAX_REPLY_BYTES:
-        raise ValueError_(f"returned more than {MAX_REPLY_BYTES} bytes")
+        raise BadValue(f"returned more than {MAX_REPLY_BYTES} bytes")
     try:
         message = json.loads(line)
     except (ValueError, RecursionError) as exc:
-        raise ValueError_(f"an unreadable reply ({exc})") from None
+        raise BadValue(f"an unreadable reply ({exc})") from None
     if type(message) is not dict:
-        raise ValueError_("an unreadable reply")
+        raise BadValue("an unreadable reply")
     if "v" in message:
         if type(message["v"]) is not list:
-            raise ValueError_("an unreadable reply")
+            raise BadValue("an unreadable reply")
         message["v"] = [_value(x) for x in message["v"]]
     return message
 
@@ -160,7 +160,7 @@ def text(hexed: Any) -> str:
 
 def _shape(z: Any) -> tuple[int, ...]:
     if type(z) is not list or len(z) < 2 or any(type(n) is not int or n < 0 for n in z):
-        raise ValueError_("a value of unreadable size")
+        raise BadValue("a value of unreadable size")
     return tuple(z)
 
 
@@ -170,7 +170,7 @@ def _count(shape: tuple[int, ...]) -> int:
 
 def _value(x: Any, depth: int = 0) -> MValue:
     if depth > 50 or type(x) is not dict or type(x.get("c")) is not str:
-        raise ValueError_("a value nested too deep or unreadable")
+        raise BadValue("a value nested too deep or unreadable")
     cls = x["c"]
     if cls == "unsupported":
         return MUnsupported(text(x.get("k")) or "value")
@@ -179,44 +179,44 @@ def _value(x: Any, depth: int = 0) -> MValue:
     if cls in ("cell", "struct"):
         raw = x.get("d")
         if type(raw) is not list:
-            raise ValueError_(f"an unreadable {cls}")
+            raise BadValue(f"an unreadable {cls}")
         items = tuple(_value(i, depth + 1) for i in raw)
         if cls == "cell":
             if len(items) != n:
-                raise ValueError_("a cell array of the wrong size")
+                raise BadValue("a cell array of the wrong size")
             return MCell(shape, items)
         names = x.get("f")
         if type(names) is not list:
-            raise ValueError_("an unreadable struct")
+            raise BadValue("an unreadable struct")
         fields = tuple(text(f) for f in names)
         if len(items) != n * len(fields):
-            raise ValueError_("a struct of the wrong size")
+            raise BadValue("a struct of the wrong size")
         return MStruct(shape, fields, items)
     data = x.get("d")
     if type(data) is not str:
-        raise ValueError_(f"an unreadable {cls}")
+        raise BadValue(f"an unreadable {cls}")
     if cls == "char":
         try:
             raw_bytes = bytes.fromhex(data)
         except ValueError:
-            raise ValueError_("an unreadable char array") from None
+            raise BadValue("an unreadable char array") from None
         if len(raw_bytes) != n:
-            raise ValueError_("a char array of the wrong size")
+            raise BadValue("a char array of the wrong size")
         return MArray("char", shape, tuple(raw_bytes))
     if cls == "logical":
         if len(data) != n or set(data) - {"0", "1"}:
-            raise ValueError_("a logical array of the wrong size")
+            raise BadValue("a logical array of the wrong size")
         return MArray("logical", shape, tuple(c == "1" for c in data))
     if cls in NUMERIC:
         parts = data.split(",") if data else []
         if len(parts) != n:
-            raise ValueError_(f"a {cls} array of the wrong size")
+            raise BadValue(f"a {cls} array of the wrong size")
         try:
             numbers = tuple(int(p) if cls in INTEGER else float(p) for p in parts)
         except ValueError:
-            raise ValueError_(f"an unreadable {cls} array") from None
+            raise BadValue(f"an unreadable {cls} array") from None
         return MArray(cls, shape, numbers)
-    raise ValueError_(f"a value of unknown class {cls!r}")
+    raise BadValue(f"a value of unknown class {cls!r}")
 
 
 # ------------------------------------------------------------------ parsed reply -> Python
