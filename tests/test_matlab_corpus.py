@@ -87,3 +87,10 @@ def test_the_student_bundle_works_for_a_matlab_student(tmp_path):
     assert done.returncode == 1 and "goFish" in done.stdout, done.stdout + done.stderr
     done = _grader("check", str(bundle / "spec.yaml"), str(CORPUS / "correct_single_file"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_grader_bans_on_a_folder_of_m_files():
+    done = _grader("bans", str(SPEC), str(CORPUS / "feval_and_eval"), cwd=ROOT)
+    assert done.returncode == 1
+    assert "scrabbleScore.m:3:17" in done.stdout and "inside an eval string" in done.stdout
+    assert _grader("bans", str(SPEC), str(CORPUS / "correct_loops"), cwd=ROOT).returncode == 0

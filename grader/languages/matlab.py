@@ -111,7 +111,7 @@ class Matlab(Language):
         found_as = {fn: next((n for n in names if n in layout.callable), names[0]) for fn, names in graded.items()}
         return [Finding(rule="dynamic-code" if f.evasion else "banned-call", banned=f.banned, filename=f.file,
                         line=f.line, col=f.col, source_line=f.source_line, functions=f.functions, evasion=f.evasion,
-                        message=f"{f.file} line {f.line}: {f.message}")
+                        message=f.message)
                 for f in matlab_bans.findings(every, layout, policy.names, found_as, policy.scope)]
 
 

@@ -245,10 +245,10 @@ def findings(files: Mapping[str, bytes], layout: mf.Layout, spec_names: Iterable
                 continue
             text = lines[use.line - 1].strip() if 0 < use.line <= len(lines) else ""
             if use.kind == "banned":
-                message = f"`{use.name}` is {use.how}; {use.name} is banned in this assignment ({banned[use.name]})."
+                message = f"`{use.name}` is {use.how} in {file}; {use.name} is banned in this assignment ({banned[use.name]})."
                 out.append(Finding(banned[use.name], use.name, file, use.line, use.col, text, costs, False, message))
             else:
-                out.append(Finding(use.name, use.name, file, use.line, use.col, text, costs, True, use.how))
+                out.append(Finding(use.name, use.name, file, use.line, use.col, text, costs, True, f"{use.how} ({file})"))
     return out
 
 
@@ -310,5 +310,5 @@ def static_violations(spec: Spec, files: Mapping[str, bytes], layout: mf.Layout,
             out[fn.name].append(Violation(
                 rule="dynamic-code" if finding.evasion else "banned-call", banned=finding.banned, layer="static",
                 line=finding.line, col=finding.col, source_line=finding.source_line, functions=finding.functions,
-                evasion=finding.evasion, counts=counts, message=f"{finding.file} line {finding.line}: {finding.message}"))
+                evasion=finding.evasion, counts=counts, message=finding.message))
     return out
