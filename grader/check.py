@@ -37,6 +37,8 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     # A folder is one submission of several files (a MATLAB student's .m files).
     read = from_folder if path.is_dir() else from_file
     submission = read(path, spec.submission_files, languages=spec.languages)
+    if submission.language and not submission.problems:
+        submission.lang.require()
     profile = probe()
     if not profile.secure:
         print(f"note: running your code with limited isolation ({profile.describe()}); time limits still apply", file=sys.stderr)

@@ -94,3 +94,19 @@ def test_grader_bans_on_a_folder_of_m_files():
     assert done.returncode == 1
     assert "scrabbleScore.m:3:17" in done.stdout and "inside an eval string" in done.stdout
     assert _grader("bans", str(SPEC), str(CORPUS / "correct_loops"), cwd=ROOT).returncode == 0
+
+
+def test_without_octave_grading_m_files_says_what_to_install(tmp_path, monkeypatch):
+    import grader.languages.matlab as matlab
+    from grader.batch import BatchOptions, run_batch
+    from grader.errors import GraderError
+    from grader.spec.loader import load_spec
+    from grader.submissions import discover
+
+    monkeypatch.setattr(matlab, "octave_path", lambda: None)
+    spec = load_spec(SPEC)
+    subs = discover([CORPUS / "correct_loops"], spec.submission_files, languages=spec.languages)
+    with pytest.raises(GraderError) as raised:
+        run_batch(spec, subs, BatchOptions(out_dir=tmp_path, jobs=1, regrade=True))
+    assert "install.sh --matlab" in (raised.value.hint or "")
+    assert not list(tmp_path.glob("correct_loops.json"))        # nobody got a 0 for the machine's problem

@@ -173,6 +173,9 @@ class Language:
         """Make the submission runnable; the default runs the main file as it is."""
         return Build(files=dict(files), argv=fill(run or self.default_run, main=main), main_file=main)
 
+    def require(self) -> None:
+        """Raise a GraderError saying what to install when this machine cannot run the language (default: it can)."""
+
     def binds(self) -> tuple[str, ...]:
         """Extra folders the sandbox binds read-only for this language's toolchain."""
         return ()

@@ -84,6 +84,9 @@ class Matlab(Language):
     wants_expected = True
     folder_submissions = True
 
+    def require(self) -> None:
+        require_octave()
+
     def find_main(self, files: Mapping[str, bytes], expected: Sequence[str] = ()) -> str | None:
         """A MATLAB submission has no main file: any of its .m files stands for it."""
         own = sorted(name for name in files if self.owns(name))
