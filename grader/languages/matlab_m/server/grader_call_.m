@@ -15,7 +15,7 @@ function reply = grader_call_(grader_name__, grader_nout__, grader_watch__, grad
     for k = 1:grader_nout__
       vals{k} = grader_encode_(grader_outs__{k});
     end
-    reply = sprintf('{"ok":true,%s,"v":[%s]}', head, strjoin(vals, ','));
+    reply = sprintf('{"ok":true,%s,"v":[%s]}', head, grader_join_(vals));
   else
     reply = sprintf('{"ok":false,%s,"e":%s}', head, grader_error_(grader_err__));
   end
@@ -32,5 +32,5 @@ function text = grader_error_(err)
     end
     frames{k} = sprintf('{"f":"%s","n":"%s","l":%d}', grader_hex_(file), grader_hex_(s.name), s.line);
   end
-  text = sprintf('{"id":"%s","m":"%s","s":[%s]}', grader_hex_(err.identifier), grader_hex_(err.message), strjoin(frames, ','));
+  text = sprintf('{"id":"%s","m":"%s","s":[%s]}', grader_hex_(err.identifier), grader_hex_(err.message), grader_join_(frames));
 end

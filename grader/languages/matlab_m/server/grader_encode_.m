@@ -26,7 +26,7 @@ function text = grader_encode_(v)
     for k = 1:numel(v)
       items{k} = grader_encode_(v{k});
     end
-    text = sprintf('{"c":"cell","z":%s,"d":[%s]}', z, strjoin(items, ','));
+    text = sprintf('{"c":"cell","z":%s,"d":[%s]}', z, grader_join_(items));
   elseif isstruct(v)
     f = fieldnames(v);
     items = cell(1, numel(v) * numel(f));
@@ -38,7 +38,7 @@ function text = grader_encode_(v)
       end
     end
     names = cellfun(@(s) ['"' grader_hex_(s) '"'], f', 'UniformOutput', false);
-    text = sprintf('{"c":"struct","z":%s,"f":[%s],"d":[%s]}', z, strjoin(names, ','), strjoin(items, ','));
+    text = sprintf('{"c":"struct","z":%s,"f":[%s],"d":[%s]}', z, grader_join_(names), grader_join_(items));
   else
     text = sprintf('{"c":"unsupported","k":"%s"}', grader_hex_(c));
   end

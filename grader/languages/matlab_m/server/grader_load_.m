@@ -10,5 +10,5 @@ function reply = grader_load_(names)
       parts{k} = sprintf('{"n":"%s","ok":false,"m":"%s"}', grader_hex_(names{k}), grader_hex_(err.message));
     end
   end
-  reply = ['{"load":[' strjoin(parts, ',') ']}'];
+  reply = ['{"load":[' grader_join_(parts) ']}'];
 end

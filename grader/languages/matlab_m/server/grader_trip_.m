@@ -36,7 +36,7 @@ function out = grader_trip_(op, arg)
       watching = arg;
       found = {};
     case 'stop'
-      out = strjoin(found, ',');
+      out = grader_join_(found);
       watching = false;
       found = {};
     case 'hit'
