@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 from grader.languages import matlab_values as mv
 from grader.run import process
 from grader.run.model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
+from grader.run.sandbox import probe
 
 M_DIR = Path(__file__).with_name("matlab_m")
 SANDBOX_M_DIR = "/opt/grader/matlab"
@@ -114,7 +115,7 @@ class OctaveSession:
         self.functions = tuple(functions)
         self.watch = tuple(watch)
         self.limits = limits
-        self.profile = profile or process.probe()
+        self.profile = profile or probe()
         self.slot = slot
         self.load_time_limit = load_time_limit
         self.restarts = 0
