@@ -4,8 +4,9 @@ Grades the corpus's correct submissions (one file per function, and all in one f
 the real pipeline in the bubblewrap sandbox, as `grader grade` does once its plan is made:
 static ban scan, one Octave started for the submission, 194 calls, judging. Prints, per run,
 the wall-clock time, the CPU time Octave spent in the student's calls (measured from
-outside), the start-up share, and the machine's load average (a shared machine's load
-stretches wall-clock time, never the CPU figure). Figures only; nothing is asserted.
+outside), the start-up share, all the CPU time grading it took (the grader, the sandbox
+and Octave: about the wall-clock time on an idle machine) and the load average (a shared
+machine's load stretches wall-clock time, never the CPU figures). Nothing is asserted.
 Run: python benchmarks/bench_matlab.py [--repeat 3]
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader.batch import grader_factory  # noqa: E402
 from grader.languages.matlab_files import layout  # noqa: E402
+from grader.languages import matlab_session  # noqa: E402
 from grader.languages.matlab_session import OctaveSession  # noqa: E402
 from grader.run.sandbox import probe  # noqa: E402
 from grader.spec.loader import load_spec  # noqa: E402
@@ -41,6 +43,18 @@ def start_up_seconds(folder: Path) -> float:
         return time.perf_counter() - started
 
 
+def count_octave_cpu(spent: list[float]) -> None:
+    """Add each Octave's whole CPU time (start-up, loading, calls; read from /proc) to ``spent`` as it stops."""
+    kill = OctaveSession._kill
+
+    def counted(self: OctaveSession) -> int | None:
+        if self._program is not None:
+            spent.append(matlab_session.tree_cpu(self._program.pid))
+        return kill(self)
+
+    OctaveSession._kill = counted  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -48,23 +62,28 @@ def main() -> None:
     spec = load_spec(SPEC)
     profile = probe()
     print(f"{profile.describe()}")
+    octave_cpu: list[float] = []
+    count_octave_cpu(octave_cpu)
     grader, close = grader_factory(spec, profile=profile)(0)
     try:
         for student in STUDENTS:
             submission = from_folder(CORPUS / student, spec.submission_files, languages=spec.languages)
-            walls, cpus = [], []
+            walls, cpus, costs = [], [], []
             for _ in range(args.repeat):
-                started = time.perf_counter()
+                started, own = time.perf_counter(), time.process_time()
+                octave_cpu.clear()
                 result = grader.grade(submission)
                 walls.append(time.perf_counter() - started)
                 cpus.append(sum(t.time_s for t in result.tests))
+                costs.append(time.process_time() - own + sum(octave_cpu))
                 assert result.score == 60, f"{student} scored {result.score}"
             cases = len(result.tests)
             boot = start_up_seconds(CORPUS / student)
             load = os.getloadavg()[0]
             print(f"{student}: {cases} cases, score {result.score}/50+10; graded in median {statistics.median(walls):.2f} s "
                   f"(best {min(walls):.2f} s) wall-clock, of which Octave start-up {boot:.2f} s; "
-                  f"CPU in the student's calls {statistics.median(cpus):.2f} s; load average {load:.1f} on {os.cpu_count()} cores")
+                  f"CPU in the student's calls {statistics.median(cpus):.2f} s; all CPU spent grading it (the grader "
+                  f"and Octave) {statistics.median(costs):.2f} s; load average {load:.1f} on {os.cpu_count()} cores")
     finally:
         close()
 
