@@ -342,7 +342,7 @@ def _result(reply: dict, stray: str, count: int, expected: Any) -> CallResult:
                   if mv.text(f.get("f")) and not mv.text(f.get("f")).startswith("/")), None)
     file, line = (os.path.basename(where[0]), where[1]) if where else (None, None)
     trace = "\n".join(f"  {mv.text(f.get('n'))} ({os.path.basename(mv.text(f.get('f')))} line {f.get('l')})" for f in frames)
-    exception = {"type": "MATLAB error", "message": message, "lineno": line if type(line) is int and line > 0 else None,
+    exception = {"type": "an error", "message": message, "lineno": line if type(line) is int and line > 0 else None,
                  "line": None, "file": file, "identifier": mv.text(error.get("id")), "traceback": f"{message}\n{trace}"}
     return CallResult("error", time_s=cpu, stdout=printed, exception=exception, watch_hits=hits)
 
