@@ -30,6 +30,8 @@ M_DIR = Path(__file__).with_name("matlab_m")
 SANDBOX_M_DIR = "/opt/grader/matlab"
 STARTUP_S = 20.0
 POLL_S = 0.02
+# What the parent keeps of Octave's stdout (replies, capped printing) and stderr over a whole session.
+PROGRAM_OUTPUT_BYTES = 64 << 20
 HARD_WALL_FACTOR = 10   # past this many backstops of wall time, stop waiting whatever the machine's load
 FRAME = b"\x1e"
 OCTAVE_FLAGS = ("--norc", "--no-init-file", "--no-site-file", "--quiet", "--no-history", "--no-window-system")
@@ -143,7 +145,7 @@ class OctaveSession:
         argv, binds = self._argv()
         limits = Limits(memory_mb=max(self.limits.memory_mb, 2048), cpu_s=self.limits.cpu_s, nproc=self.limits.nproc,
                         fsize_mb=self.limits.fsize_mb, nofile=max(self.limits.nofile, 256),
-                        output_bytes=1 << 40, scratch_mb=self.limits.scratch_mb)
+                        output_bytes=PROGRAM_OUTPUT_BYTES, scratch_mb=self.limits.scratch_mb)
         try:
             self._program = process.spawn(argv, self.files, limits=limits, binds=binds, env=self._env(),
                                           profile=self.profile, slot=self.slot)
