@@ -120,6 +120,8 @@ class Language:
     legacy_encodings: bool = False
     #: A submission is a folder of this language's files, never one file each (MATLAB: war.m, goFish.m, ...).
     folder_submissions: bool = False
+    #: A program's time against the reference's: full speed points up to the first ratio, none from the second.
+    speed_ratios: tuple[float, float] = (3.0, 30.0)
     #: How a program of this language is run when the spec gives no ``run:`` command.
     default_run: tuple[str, ...] = ()
     #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).
