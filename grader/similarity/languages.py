@@ -8,7 +8,6 @@ submission says so.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import PurePath
 from typing import Callable
 
 from grader.languages import language_of as registered_language
@@ -24,12 +23,7 @@ NORMALISERS: dict[str, Normaliser] = {
     "matlab": partial(normalise_with, MATLAB),
 }
 
-# Until MATLAB is registered (issue #18), its files are still recognised for comparison here.
-_NOT_YET_REGISTERED = {".m": "matlab"}
-
-
 def language_of(name: str) -> str | None:
     """The registered language of a file, by its name, or None when no normaliser reads it."""
     language = registered_language(name)
-    found = language.name if language is not None else _NOT_YET_REGISTERED.get(PurePath(name).suffix)
-    return found if found in NORMALISERS else None
+    return language.name if language is not None and language.name in NORMALISERS else None
