@@ -21,5 +21,7 @@ def test_the_readme_class_report_is_current(tmp_path):
 def test_the_readme_quick_start_matches_ci():
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "./install.sh --test && python3 -m pytest -q -p no:cacheprovider" in readme
-    assert "./install.sh --test && python3 -m pytest -q -p no:cacheprovider" in ci
+    command = "./install.sh --test && .venv/bin/python -m pytest -q -p no:cacheprovider"
+    assert command in readme
+    assert command in ci
+    assert "PYTHON=/usr/bin/python3" in ci
