@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHILD_DIR = os.path.join(HERE, "child")
 LAUNCHER = os.path.join(HERE, "_launch.py")
 SANDBOX_CHILD_PKG = "/opt/grader/_gradechild"     # where CHILD_DIR appears inside
+HOST_TMP_VIEW = "/opt/grader/host"                 # where host folders under /tmp appear inside
 BASE_UID = 61000
 
 _stage_lock = threading.Lock()
@@ -113,6 +114,14 @@ def _under(path: str, roots: Iterable[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
+def inside(path: str) -> str:
+    """Where a host path of the interpreter's environment appears in the sandbox.
+
+    The sandbox's /tmp is private (and every session mounts a fresh one over it),
+    so an interpreter or venv that lives under /tmp is bound beside it instead."""
+    return HOST_TMP_VIEW + path if _under(path, ["/tmp"]) else path
+
+
 @dataclass
 class Command:
     argv: list[str]          # what to Popen
@@ -156,7 +165,7 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
     py = python_dirs()
     for d in py + site_dirs():
         if not _under(d, [r for r, _ in ro]) and os.path.exists(d):
-            ro.append((d, d))
+            ro.append((d, inside(d)))
     for b in binds:
         src, dst = (b, b) if isinstance(b, str) else b
         ro.append((os.path.realpath(src), dst))
@@ -164,8 +173,9 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
     # never show the grader itself if it sits under a bound folder
     hide = []
     grader_pkg = os.path.dirname(HERE)
-    if _under(grader_pkg, [s for s, _ in ro if s != CHILD_DIR]):
-        hide.append(grader_pkg)
+    for src, dst in ro:
+        if src != CHILD_DIR and _under(grader_pkg, [src]):
+            hide.append(dst + grader_pkg[len(src):])
 
     root = is_root()
     stage = []

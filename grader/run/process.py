@@ -435,7 +435,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     # the config can exceed a pipe's buffer: write it from a thread
     threading.Thread(target=_write_all, args=(wfd, data), daemon=True).start()
     if profile.uses_bwrap:
-        cmd = [os.path.realpath(sys.executable), "-I", "-S", SHIM, "exec", str(rfd)]
+        cmd = [_bwrap.inside(os.path.realpath(sys.executable)), "-I", "-S", SHIM, "exec", str(rfd)]
         argv_ = _bwrap.build(cmd, slot=slot, tmp_mb=L.scratch_mb, binds=tuple(binds)).argv
         penv = {"PATH": "/usr/bin:/bin"}
     else:

@@ -93,8 +93,8 @@ class Sandbox:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         cfg: dict[str, Any] = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap}
         if self.profile.uses_bwrap:
-            cfg["sys_path"] = _bwrap.site_dirs()
-            cmd = [os.path.realpath(sys.executable), "-I", "-S", SANDBOX_HARNESS]
+            cfg["sys_path"] = [_bwrap.inside(d) for d in _bwrap.site_dirs()]
+            cmd = [_bwrap.inside(os.path.realpath(sys.executable)), "-I", "-S", SANDBOX_HARNESS]
             import json
             b = _bwrap.build(cmd + [json.dumps(cfg)], slot=self.slot, tmp_mb=self.limits.scratch_mb)
             argv = b.argv
