@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from grader.errors import GraderError
 from grader.judge.validators import Validator, load_validators
+from grader.run.child import codec
 from grader.spec.loader import load_trusted_module
 from grader.spec.model import Case, FunctionSpec, Spec
 
@@ -48,7 +49,16 @@ def _time_reference(fn: Any, args: tuple[Any, ...]) -> tuple[Any, float]:
         best = min(best, time.process_time() - start)
         if attempt >= 1 and time.perf_counter() > deadline:
             break
-    return result, best
+    return _plain(result), best
+
+
+def _plain(value: Any) -> Any:
+    """The reference's answer as the plain value a child would send (numpy values included),
+    so both sides are compared alike; anything else a validator may need stays as it is."""
+    try:
+        return codec.decode(codec.encode(value))
+    except (codec.CodecError, RecursionError):
+        return value
 
 
 def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[Case]) -> tuple[PlannedCase, ...]:

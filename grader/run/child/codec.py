@@ -19,7 +19,10 @@ JSON carries lists, strings, numbers, booleans and null natively.  Every JSON
     {"D": [[k, v], ...]}    dict with any other keys
     {"b": "base64"}         bytes
 
-so the parent gets back exactly the Python types the child had.  NaN and
+so the parent gets back exactly the Python types the child had.  A numpy scalar or
+array (numpy.float64 from ``np.std``, an ``ndarray``) is an answer like any other: it
+crosses as the plain value it holds (``tolist()``: a float, an int, nested lists),
+checked like any other value.  NaN and
 infinities, ints with more than ``MAX_INT_DIGITS`` digits and nesting deeper
 than ``MAX_DEPTH`` are refused.  Decoding never builds anything but these
 types and never calls ``==`` or ``__hash__`` on foreign objects.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import sys
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
 if TYPE_CHECKING:
@@ -107,7 +111,24 @@ def encode(value: Any, _depth: int = 0) -> Any:
         return {"D": [[encode(k, d), encode(v, d)] for k, v in items]}
     if t is bytes:
         return {"b": base64.b64encode(value).decode("ascii")}
+    if _is_numpy(value):
+        try:
+            plain = value.tolist()
+        except Exception:
+            raise CodecError(f"an object of type {_type_name(value)} that could not be converted to a plain value") from None
+        if type(plain) is not t:
+            return encode(plain, d)
     raise CodecError(f"an object of type {_type_name(value)}, which is not a plain value")
+
+
+def _is_numpy(value: Any) -> bool:
+    """A numpy scalar or array.  numpy is never imported here: only code that already
+    imported it can have made one."""
+    np = sys.modules.get("numpy")
+    try:
+        return np is not None and isinstance(value, (np.generic, np.ndarray))
+    except Exception:
+        return False
 
 
 def _hashable(x: Any, what: str) -> Any:
