@@ -11,6 +11,7 @@ from typing import Any, Sequence, cast
 
 from grader.judge.compare import JudgeContext
 from grader.judge.score import Observation, judge_case, score_function, total
+from grader.judge.timeouts import TimeoutStreak
 from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, Sandbox
@@ -114,22 +115,29 @@ class FunctionGrader:
                 errors.append(SubmissionError(cast(ErrorKind, load.kind), message, line=load.lineno))
                 return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
             functions, tests = {}, []
+            streak = TimeoutStreak(0)
             for fn in self.spec.functions:
+                streak.limit = fn.stop_after_timeouts
                 found_as, missing = find_function(fn, load.names)
                 fn_violations = [v for v in violations.get(fn.name, [])]
                 planned = self.plan.for_function(fn.name)
                 if found_as is None:
                     errors.append(SubmissionError("missing-function", missing, function=fn.name))
                     fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
+                    streak.reset()
                 else:
                     hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
                     watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
                     expected = {"expected": [p.expected for p in planned]} if language.wants_expected else {}
-                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags, **expected)
+                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags,
+                                              stop=streak.should_stop, **expected)
                     fn_tests = []
                     for p, call in zip(planned, calls):
                         fn_violations += runtime_violations(call, fn, p.case.name)
                         fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit), self.context(fn, p)))
+                    skipped = planned[len(calls):]
+                    fn_tests += [judge_case(fn, p.case, p.expected, streak.skipped(fn.name, len(skipped)), self.context(fn, p)) for p in skipped]
+                    streak.finish(calls, len(skipped))
                 result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
                 functions[fn.name] = result
                 tests += fn_tests

@@ -342,10 +342,13 @@ class Session:
         return finish
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
-                  watch: bool | Sequence[bool] = False) -> list[CallResult]:
+                  watch: bool | Sequence[bool] = False,
+                  stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
         """Call ``function`` once per ``(args, time_limit)``, in one round trip where possible.
 
         ``watch`` turns the runtime monitor on for every call, or per call.
+        ``stop`` is asked after every result: when it says so, the remaining calls are not
+        made (the list returned is shorter) and a child still busy with them is killed.
 
         Same verdicts as calling :meth:`call` for each: whenever the batch cannot be
         trusted as a whole (a hard kill, a crash, a forged or oversized reply), the cases
@@ -359,9 +362,14 @@ class Session:
         jobs = [(a, t, w) for (a, t), w in zip(calls, watched)]
         results: list[CallResult] = []
         while len(results) < len(jobs):
+            if stop is not None and results and stop(results):
+                break
             pending = jobs[len(results):]
             if len(pending) == 1 or self._ensure_child():
-                results += [self.call(function, a, time_limit=t, watch=w) for a, t, w in pending]
+                for a, t, w in pending:
+                    results.append(self.call(function, a, time_limit=t, watch=w))
+                    if stop is not None and len(results) < len(jobs) and stop(results):
+                        break
                 break
             items: list[dict[str, Any]] = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
                       "w": list(self.watch) if w else None} for a, t, w in pending]
@@ -381,6 +389,10 @@ class Session:
                     if m.get("i") != index:
                         raise codec.CodecError("wrote a result line out of order (a forged line)")
                     results.append(self._result(m, wall))
+                    if stop is not None and index < len(items) - 1 and m.get("last") is not True and stop(results):
+                        self._kill_child()      # still busy with the calls we no longer want
+                        self._restart = True
+                        return results
                     if m.get("last") is True or index == len(items) - 1:
                         if self._reply_pending():
                             raise codec.CodecError("wrote more result lines than cases")

@@ -346,6 +346,7 @@ class _Builder:
             aliases=tuple(raw.get("aliases", ())),
             extra_credit=bool(raw.get("extra_credit", False)),
             description=raw.get("description", ""),
+            stop_after_timeouts=int(raw.get("stop_after_timeouts", self.data.get("defaults", {}).get("stop_after_timeouts", 2))),
         )
 
     def validator_names(self, target: Path | None) -> set[str]:

@@ -129,6 +129,7 @@ class FunctionSpec:
     aliases: tuple[str, ...] = ()
     extra_credit: bool = False
     description: str = ""
+    stop_after_timeouts: int = 2  # cases in a row that time out before the rest are skipped; 0: never
 
     @property
     def accepted_names(self) -> tuple[str, ...]:
