@@ -209,7 +209,8 @@ def write_zip(staging: Path, out: Path) -> int:
     tmp = out.with_name(out.name + ".part")
     count = 0
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+        # Loading the staged spec imports its modules: bytecode they leave is not part of the zip.
+        for path in sorted(p for p in staging.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             name = path.relative_to(staging).as_posix()
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
