@@ -97,6 +97,8 @@ def _grade_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--regrade", action="store_true", help="grade again even when the store holds a current result")
     p.add_argument("--format", default="json,csv", help="report formats, comma separated (json, csv, gradescope, junit, markdown, html)")
     p.add_argument("--id-column", help="name of the student id column in the LMS gradebook CSV (default: SIS User ID)")
+    p.add_argument("--roster", type=Path, metavar="CSV", help="the class roster: the gradebook gets one row per student on it")
+    p.add_argument("--roster-id", metavar="COLUMN", help="the roster's column of student ids (default: the one that matches the submissions)")
     p.add_argument("--unsafe", action="store_true", help="grade without a sandbox when none is available (trusted code only)")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="grade on this machine (default) or on a Dask cluster (pip install 'grader[dask]')")
@@ -109,11 +111,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from grader.executors import run as run_executor
     from grader.progress import Progress
     from grader.reports import write_reports
-    from grader.submissions import discover
+    from grader.intake.gather import gather, with_roster
+    from grader.intake.roster import read_roster
 
     spec = load_spec(args.spec)
     profile = resolve_profile(args)
-    submissions = discover(args.targets, spec.submission_files, languages=spec.languages)
+    submissions = gather(args.targets, spec.submission_files, err, languages=spec.languages)
+    roster = read_roster(args.roster, [s.id for s in submissions], args.roster_id) if args.roster else None
     if not submissions:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
     formats = parse_formats(args.format)
@@ -122,8 +126,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)
-    report_options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {})}
-    written = write_reports(outcome.results, spec, args.out, formats, options=report_options)
+    report_options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {}),
+                      **({"roster": roster} if roster else {})}
+    results = with_roster(outcome.results, spec, roster, err) if roster else outcome.results
+    written = write_reports(results, spec, args.out, formats, options=report_options)
     err(f"graded {outcome.graded}, reused {outcome.skipped} unchanged, in {outcome.elapsed_s:.1f} s; reports in {args.out}/ ({len(written)} files)")
     return ExitCode.OK
 

@@ -7,6 +7,9 @@ Options (from the CLI's report options mapping):
 * ``total_column``: header of the total column in ``gradebook.csv`` (default: the spec's
   title, or its assignment id).
 * ``points_possible_row``: add Canvas's "Points Possible" row under the header (default off).
+* ``roster``: a :class:`grader.intake.roster.Roster`: ``grades.csv`` gains the students'
+  names, and ``gradebook.csv`` is the roster itself, every column of it, row for row, with
+  the scores added (the results come joined to it, one per roster student).
 """
 from __future__ import annotations
 
@@ -61,13 +64,25 @@ class CsvReporter(BaseReporter):
         ]
 
     def grades(self, results: Sequence[SubmissionResult], names: list[str]) -> str:
-        rows = [["id", "score", "max_score", *names]]
+        roster = self.options.get("roster")
+        if roster is None:
+            rows = [["id", "score", "max_score", *names]]
+            for r in results:
+                rows.append([text_cell(r.submission), number(r.score), number(r.max_score),
+                             *(_function_score(r, name) for name in names)])
+            return _render(rows)
+        student_names = {roster.key(row): roster.name(row) for row in roster.rows}
+        rows = [["id", "name", "score", "max_score", *names, "note"]]
         for r in results:
-            rows.append([text_cell(r.submission), number(r.score), number(r.max_score),
-                         *(_function_score(r, name) for name in names)])
+            note = next((e.message for e in r.errors if e.kind == "missing-file"), "")
+            rows.append([text_cell(r.submission), text_cell(student_names.get(r.submission, "")), number(r.score),
+                         number(r.max_score), *(_function_score(r, name) for name in names), text_cell(note)])
         return _render(rows)
 
     def gradebook(self, results: Sequence[SubmissionResult], spec: Spec, names: list[str]) -> str:
+        roster = self.options.get("roster")
+        if roster is not None:
+            return self.roster_gradebook(results, spec, names, roster)
         id_column = str(self.options.get("id_column") or DEFAULT_ID_COLUMN)
         total_column = str(self.options.get("total_column") or spec.title or spec.assignment)
         header = [id_column, total_column, *(f"{spec.assignment}: {name}" for name in names)]
@@ -85,4 +100,17 @@ class CsvReporter(BaseReporter):
         for r in results:
             rows.append([text_cell(r.submission), number(r.score),
                          *(_function_score(r, name) for name in names)])
+        return _render(rows)
+
+    def roster_gradebook(self, results: Sequence[SubmissionResult], spec: Spec, names: list[str], roster: Any) -> str:
+        """The roster as the LMS exported it, every student on it, with the grades added."""
+        total_column = str(self.options.get("total_column") or spec.title or spec.assignment)
+        scores = [total_column, *(f"{spec.assignment}: {name}" for name in names)]
+        header = [column for column in roster.header if column not in scores]
+        by_id = {r.submission: r for r in results}
+        rows: list[list[Any]] = [header + scores]
+        for row in roster.rows:
+            r = by_id.get(roster.key(row))
+            cells = [text_cell(row.get(column) or "") for column in header]
+            rows.append(cells + ([number(r.score), *(_function_score(r, name) for name in names)] if r else [""] * len(scores)))
         return _render(rows)

@@ -1,0 +1,241 @@
+"""Intake: an LMS download, as it comes, becomes one folder per student.
+
+Canvas, Moodle, Blackboard and Gradescope each name and lay out their downloads their own
+way (grader.intake.formats, grader.intake.gradescope), and may hand out several uploads of
+one student. Intake recognises the layout, maps every entry to the student id the LMS
+knows, keeps the latest submission per student (and says which one it took), unpacks zips
+(the download itself, or a student's own), and stages the result as ``<id>/<file>``
+folders in a private temporary folder that ``grader.submissions.discover`` then reads
+like any class folder. A folder of ``<id>.py`` files, or of ``<id>/`` folders, is read as
+it is. Nothing is ever written next to the download.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from . import formats, gradescope, unzip
+from .formats import Entry
+
+_SKIP_PREFIXES = (".", "_")
+
+
+@dataclass
+class Intake:
+    """What discover reads, and what intake has to tell about each student."""
+
+    targets: list[Path] = field(default_factory=list)
+    notes: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    names: dict[str, str] = field(default_factory=dict)   # student id -> name from the download
+    warnings: list[str] = field(default_factory=list)      # for the instructor, about the download
+    layouts: list[str] = field(default_factory=list)       # e.g. "Canvas download (14 students)"
+    stage: Path | None = None
+
+    def staging(self, label: str) -> Path:
+        if self.stage is None:
+            self.stage = Path(tempfile.mkdtemp(prefix="grader-intake-"))
+        folder = self.stage / f"{len(list(self.stage.iterdir()))}-{label}"
+        folder.mkdir()
+        return folder
+
+    def close(self) -> None:
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)
+            self.stage = None
+
+    def __enter__(self) -> "Intake":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def prepare(targets: Iterable[str | Path], expected: Sequence[str]) -> Intake:
+    """Read every target (file, folder, zip) into an :class:`Intake`; the caller closes it."""
+    intake = Intake()
+    try:
+        for target in map(Path, targets):
+            _target(intake, target, expected)
+    except BaseException:
+        intake.close()
+        raise
+    return intake
+
+
+def _target(intake: Intake, target: Path, expected: Sequence[str]) -> None:
+    if target.is_file() and target.suffix.lower() == ".zip":
+        folder = intake.staging("unzipped")
+        try:
+            unzip.extract(target, folder)
+        except unzip.ZipProblem as exc:
+            intake.warnings.append(str(exc))
+            return
+        _folder(intake, _single_top_folder(folder), expected, origin=target.name)
+    elif target.is_dir():
+        _folder(intake, target, expected, origin=target.name)
+    else:
+        intake.targets.append(target)   # a file, or a missing path: discover has the words for it
+
+
+def _single_top_folder(folder: Path) -> Path:
+    """A zip of one folder (``submissions/...``) is that folder."""
+    entries = [p for p in folder.iterdir() if not p.name.startswith(_SKIP_PREFIXES)]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else folder
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(_SKIP_PREFIXES) and p.name != "__MACOSX")
+
+
+def _folder(intake: Intake, folder: Path, expected: Sequence[str], origin: str) -> None:
+    if (folder / gradescope.METADATA).is_file():
+        _gradescope(intake, folder, origin)
+        return
+    entries = _entries(folder)
+    for naming in formats.NAMING_FORMATS:
+        parsed = [(p, naming.parse(p.name)) for p in entries]
+        matched = [(p, e) for p, e in parsed if e is not None]
+        if matched and len(matched) * 2 >= len(entries):
+            _lms(intake, naming.name, folder, matched, [p for p, e in parsed if e is None], expected, origin)
+            return
+    _plain(intake, folder, entries)
+
+
+def _plain(intake: Intake, folder: Path, entries: list[Path]) -> None:
+    """A class folder as the grader always read it; a student's ``<id>.zip`` is unpacked as ``<id>/``."""
+    intake.targets.append(folder)
+    zips = [p for p in entries if p.is_file() and p.suffix.lower() == ".zip"]
+    if not zips:
+        return
+    stage = intake.staging("zips")
+    for archive in zips:
+        student = archive.stem
+        into = stage / student
+        into.mkdir()
+        try:
+            _unpack_flat(archive, into, intake.notes[student])
+            intake.notes[student].append(f"unpacked from {archive.name}")
+        except unzip.ZipProblem as exc:
+            intake.notes[student].append(str(exc))
+    intake.targets.append(stage)
+
+
+def _unpack_flat(archive: Path, into: Path, notes: list[str]) -> None:
+    """A student's own zip: its files side by side (folders inside it are flattened)."""
+    for name, data in unzip.members(archive):
+        target = into / name.name
+        if target.exists():
+            notes.append(f"{archive.name} holds two files named {name.name}; the first one is graded")
+            continue
+        target.write_bytes(data)
+
+
+def _lms(intake: Intake, layout: str, folder: Path, matched: list[tuple[Path, Entry]], strays: list[Path],
+         expected: Sequence[str], origin: str) -> None:
+    by_student: dict[str, list[tuple[Path, Entry]]] = defaultdict(list)
+    for path, entry in matched:
+        by_student[entry.student].append((path, entry))
+    stage = intake.staging(layout.lower())
+    for student, items in sorted(by_student.items()):
+        into = stage / student
+        into.mkdir()
+        intake.names.setdefault(student, items[0][1].name)
+        if layout == "Blackboard":
+            latest = max(e.revision for _, e in items)
+            kept = [(p, e) for p, e in items if e.revision == latest]
+            attempts = sorted({e.revision for _, e in items})
+            if len(attempts) > 1:
+                intake.notes[student].append(
+                    f"took {kept[0][1].label}, the latest of {len(attempts)} attempts in the {layout} download")
+        else:
+            kept = _latest_per_file(items, expected, intake.notes[student], layout)
+        for path, entry in kept:
+            _stage_entry(path, entry, into, intake.notes[student], layout)
+    for stray in strays:
+        if formats.is_bookkeeping(stray.name):
+            continue
+        intake.warnings.append(f"{origin}: ignored {stray.name}: not named the way a {layout} download names files")
+    intake.layouts.append(f"{layout} download {origin} ({len(by_student)} students)")
+    intake.targets.append(stage)
+
+
+def _latest_per_file(items: list[tuple[Path, Entry]], expected: Sequence[str], notes: list[str],
+                     layout: str) -> list[tuple[Path, Entry]]:
+    """Per file name, the most recent upload; a "-1" that names no other file is the student's own name."""
+    names = {e.as_named for _, e in items} | set(expected)
+    groups: dict[str, list[tuple[Path, Entry]]] = defaultdict(list)
+    for path, entry in items:
+        restored = entry.file if (entry.revision[0] == 0 or entry.file in names) else entry.as_named
+        groups[restored].append((path, entry))
+    kept = []
+    for file, group in sorted(groups.items()):
+        group.sort(key=lambda item: item[1].revision)
+        path, entry = group[-1]
+        kept.append((path, replace(entry, file=file)))
+        if len(group) > 1:
+            older = ", ".join(e.label for _, e in group[:-1])
+            notes.append(f"took {group[-1][1].label}, the latest of {len(group)} uploads of {file or 'the submission'} "
+                         f"in the {layout} download (older: {older})")
+    return kept
+
+
+def _stage_entry(path: Path, entry: Entry, into: Path, notes: list[str], layout: str) -> None:
+    if path.is_dir():   # Moodle's folder per student: its files, re-uploads resolved the same way
+        files = [p for p in _entries(path) if p.is_file()]
+        by_name: dict[str, list[tuple[int, Path]]] = defaultdict(list)
+        for p in files:
+            name, again = formats.moodle_file(p.name)
+            by_name[name if again == 0 or any(q.name == name for q in files) else p.name].append((again, p))
+        for name, uploads in sorted(by_name.items()):
+            uploads.sort()
+            _stage_file(uploads[-1][1], into / name, notes)
+            if len(uploads) > 1:
+                notes.append(f"took {uploads[-1][1].name}, the latest of {len(uploads)} uploads of {name} in the {layout} download")
+        return
+    _stage_file(path, into / entry.file, notes)
+
+
+def _stage_file(source: Path, target: Path, notes: list[str]) -> None:
+    if source.suffix.lower() == ".zip":
+        try:
+            _unpack_flat(source, target.parent, notes)
+            notes.append(f"unpacked from {source.name}")
+        except unzip.ZipProblem as exc:
+            notes.append(str(exc))
+        return
+    if not source.is_symlink():
+        shutil.copyfile(source, target)
+
+
+def _gradescope(intake: Intake, folder: Path, origin: str) -> None:
+    try:
+        submitted = gradescope.read_metadata(folder)
+    except gradescope.MetadataProblem as exc:
+        intake.warnings.append(str(exc))
+        intake.targets.append(folder)
+        return
+    latest: dict[str, gradescope.Submitted] = {}
+    count: dict[str, int] = defaultdict(int)
+    for s in submitted:
+        count[s.student] += 1
+        if s.student not in latest or s.created > latest[s.student].created:
+            latest[s.student] = s
+    stage = intake.staging("gradescope")
+    for student, s in sorted(latest.items()):
+        into = stage / student
+        source = folder / s.folder
+        if not source.is_dir() or source.is_symlink() or "/" in s.folder or s.folder.startswith("."):
+            intake.warnings.append(f"{origin}: {gradescope.METADATA} names {s.folder}, which is not a folder of the download")
+            continue
+        shutil.copytree(source, into, symlinks=True, ignore=lambda d, names: [n for n in names if (Path(d) / n).is_symlink()])
+        intake.names.setdefault(student, s.name)
+        if count[student] > 1:
+            intake.notes[student].append(f"took {s.folder} of {s.created}, the latest of {count[student]} in the Gradescope export")
+        if s.group:
+            intake.notes[student].append(f"a group submission with {', '.join(s.group)}")
+    intake.layouts.append(f"Gradescope export {origin} ({len(latest)} students)")
+    intake.targets.append(stage)

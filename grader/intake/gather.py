@@ -1,0 +1,49 @@
+"""The grade command's intake: targets in, submissions out, with what intake has to say.
+
+Used as ``submissions = gather(targets, spec.submission_files, say, languages=...)`` where discover used to
+be called, and ``results = with_roster(results, spec, roster)`` before the reports.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from grader.judge.verdict import SubmissionResult
+from grader.spec.model import Spec
+
+from . import prepare
+from .roster import Roster, join
+
+
+def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable[[str], None], *,
+           languages: Sequence[str] | None = None) -> list:
+    """Every submission in the targets, LMS downloads and zips understood, notes attached."""
+    from grader.submissions import discover
+
+    targets = [Path(t) for t in targets]
+    with prepare(targets, expected) as intake:
+        found = discover(intake.targets, expected, languages=languages)
+        for layout in intake.layouts:
+            say(f"read a {layout}")
+        for warning in intake.warnings:
+            say(f"warning: {warning}")
+        return [_with_notes(sub, intake.notes.get(sub.id, ()), named_by_id=sub.path not in targets and sub.path.is_file())
+                for sub in found]
+
+
+def _with_notes(sub, notes: Iterable[str], *, named_by_id: bool):
+    """In a folder of ``<id>.py`` files the file's name is the student's id, not a mistake."""
+    kept = () if named_by_id else sub.notes
+    return replace(sub, notes=tuple(kept) + tuple(notes))
+
+
+def with_roster(results: Sequence[SubmissionResult], spec: Spec, roster: Roster, say: Callable[[str], None]) -> list[SubmissionResult]:
+    """One result per roster student (those who handed in nothing score 0), then the rest."""
+    joined, strays = join(roster, results, spec)
+    missing = len(joined) - len(results)
+    say(f"roster {roster.path.name}: {len(roster.rows)} students by {roster.id_column!r}; "
+        f"{missing} handed in nothing")
+    if strays:
+        say(f"warning: {len(strays)} submission(s) match no roster row: {', '.join(strays[:10])}")
+    return joined

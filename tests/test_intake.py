@@ -1,0 +1,197 @@
+"""LMS downloads as they come: Canvas, Moodle, Blackboard and Gradescope, zips, and a roster."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from grader.intake import formats, prepare, unzip
+from grader.intake.gather import gather
+from grader.intake.roster import read_roster, student_key
+
+LMS = FIXTURES / "lms"
+MINI = FIXTURES / "specs" / "mini.yaml"
+EXPECTED = ("mini.py",)
+GOOD = "def add(a, b):\n    return a + b\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef shout(text):\n    return text.upper() + '!'\n"
+
+
+def grade(*args: object, tmp_path: Path) -> tuple[subprocess.CompletedProcess, Path]:
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(MINI), *map(str, args), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc, out
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def zip_folder(folder: Path, out: Path) -> Path:
+    with zipfile.ZipFile(out, "w") as zf:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                zf.write(path, path.relative_to(folder.parent).as_posix())
+    return out
+
+
+# ------------------------------------------------------------------ naming formats
+@pytest.mark.parametrize("name, student, file, again", [
+    ("doejane_123456_7890123_hw3.py", "123456", "hw3.py", 0),
+    ("doejane_123456_7890124_hw3-1.py", "123456", "hw3.py", 1),
+    ("doejane_LATE_123456_7890124_hw3-12.py", "123456", "hw3.py", 12),
+    ("vanderberg2_99_100_my_solution.py", "99", "my_solution.py", 0),
+])
+def test_canvas_names(name, student, file, again):
+    entry = formats.canvas(name)
+    assert entry is not None and (entry.student, entry.file, entry.revision[0]) == (student, file, again)
+
+
+def test_moodle_and_blackboard_names():
+    entry = formats.moodle("Jane Doe_1001_assignsubmission_file_hw3.py")
+    assert entry is not None and (entry.student, entry.name, entry.file) == ("1001", "Jane Doe", "hw3.py")
+    assert formats.moodle("Jane Doe_1001_assignsubmission_onlinetext_") is None
+    assert formats.is_bookkeeping("Jane Doe_1001_assignsubmission_onlinetext_")
+    assert formats.moodle_file("hw3 (2).py") == ("hw3.py", 2)
+    entry = formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33_hw3.py")
+    assert entry is not None and (entry.student, entry.file, entry.revision) == ("jdoe", "hw3.py", ("2024-03-02-14-22-33",))
+    assert formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33.txt") is None
+    assert formats.is_bookkeeping("Homework 3_jdoe_attempt_2024-03-02-14-22-33.txt")
+    for plain in ("alice.py", "correct_loops.py", "war_off_by_one.py", "bob"):
+        assert all(f.parse(plain) is None for f in formats.NAMING_FORMATS), plain
+
+
+# ------------------------------------------------------------------ downloads end to end
+def test_a_canvas_download_with_resubmissions_and_a_roster(tmp_path):
+    proc, out = grade(LMS / "canvas" / "submissions", "--roster", LMS / "canvas" / "roster.csv", tmp_path=tmp_path)
+    assert "Canvas download" in proc.stderr and "2 handed in nothing" in proc.stderr
+    grades = read_csv(out / "grades.csv")
+    assert [g["id"] for g in grades] == ["123456", "234567", "345678", "456789", "567890", "678901"]
+    by_id = {g["id"]: g for g in grades}
+    assert by_id["123456"]["name"] == "Doe, Jane" and by_id["123456"]["score"] == "25"   # the resubmission -1 was taken
+    assert by_id["456789"]["score"] == "25"                                             # -2 is newer than -1 and the first
+    assert by_id["345678"]["score"] == "25"                                             # a zip of a folder, __MACOSX ignored
+    assert by_id["567890"]["score"] == by_id["678901"]["score"] == "0"
+    assert "no submission" in by_id["567890"]["note"] and by_id["123456"]["note"] == ""
+    jane = json.loads((out / "123456.json").read_text())
+    notes = [e["message"] for e in jane["errors"] if e["kind"] == "note"]
+    assert any("took doejane_123456_7890130_mini-1.py, the latest of 2 uploads of mini.py" in n for n in notes), notes
+    assert all(e["kind"] == "note" for e in jane["errors"])
+    gradebook = read_csv(out / "gradebook.csv")
+    assert [row["SIS User ID"] for row in gradebook] == ["", "S1001", "S1002", "S1003", "S1004", "S1005", "S1006"]
+    assert gradebook[0]["Student"].strip() == "Points Possible"
+    assert gradebook[1]["Mini assignment for tests"] == "25" and gradebook[5]["Mini assignment for tests"] == "0"
+
+
+def test_a_moodle_download_zip_with_a_reupload_and_a_grading_worksheet(tmp_path):
+    download = zip_folder(LMS / "moodle" / "HW3-mini-1234", tmp_path / "HW3-mini-1234.zip")
+    proc, out = grade(download, "--roster", LMS / "moodle" / "grading_worksheet.csv", tmp_path=tmp_path)
+    assert "Moodle download" in proc.stderr and "'Identifier'" in proc.stderr
+    assert "onlinetext" not in proc.stderr
+    grades = read_csv(out / "grades.csv")
+    assert [(g["id"], g["name"], g["score"]) for g in grades] == [
+        ("1001", "Jane Doe", "25"), ("1002", "Bob Smith", "25"), ("1003", "Ann Lee", "15"),
+        ("1004", "Carl Jung", "0"), ("1005", "Dana Scully", "0")]
+    notes = [e["message"] for e in json.loads((out / "1001.json").read_text())["errors"]]
+    assert any("took mini (1).py, the latest of 2 uploads of mini.py" in n for n in notes), notes
+    worksheet = read_csv(out / "gradebook.csv")
+    assert [row["Identifier"] for row in worksheet] == [f"Participant {n}" for n in range(1001, 1006)]
+
+
+def test_a_blackboard_download_keeps_the_latest_attempt(tmp_path):
+    proc, out = grade(LMS / "blackboard" / "gradebook_mini", tmp_path=tmp_path)
+    assert "Blackboard download" in proc.stderr and "ignored" not in proc.stderr
+    assert {g["id"]: g["score"] for g in read_csv(out / "grades.csv")} == {"bsmith": "25", "jdoe": "25"}
+    notes = [e["message"] for e in json.loads((out / "jdoe.json").read_text())["errors"]]
+    assert any("the attempt of 2026-03-02 08:00:41, the latest of 2 attempts" in n for n in notes), notes
+
+
+def test_a_gradescope_export_maps_folders_to_students_and_groups(tmp_path):
+    proc, out = grade(LMS / "gradescope" / "submissions", tmp_path=tmp_path)
+    assert "Gradescope export" in proc.stderr
+    assert {g["id"]: g["score"] for g in read_csv(out / "grades.csv")} == {"1001": "25", "1002": "25", "1003": "25"}
+    notes = [e["message"] for e in json.loads((out / "1003.json").read_text())["errors"]]
+    assert "a group submission with Bob Smith" in notes
+
+
+# ------------------------------------------------------------------ plain folders and zips
+def test_in_a_folder_of_id_files_the_name_is_the_id_not_a_mistake(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text(GOOD)
+    (klass / "bob.py").write_text(GOOD)
+    subs = gather([klass], EXPECTED, lambda _: None)
+    assert [(s.id, s.notes) for s in subs] == [("alice", ()), ("bob", ())]
+    alone = gather([klass / "alice.py"], EXPECTED, lambda _: None)
+    assert alone[0].notes == ("the file is named alice.py; the assignment asks for mini.py",)
+
+
+def test_a_students_zip_in_a_class_folder_is_unpacked_and_a_broken_one_reported(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text(GOOD)
+    with zipfile.ZipFile(klass / "bob.zip", "w") as zf:
+        zf.writestr("bob_hw/mini.py", GOOD)
+    (klass / "carol.zip").write_bytes(b"not a zip at all")
+    proc, out = grade(klass, tmp_path=tmp_path)
+    assert {g["id"]: g["score"] for g in read_csv(out / "grades.csv")} == {"alice": "25", "bob": "25", "carol": "0"}
+    carol = json.loads((out / "carol.json").read_text())
+    assert any("carol.zip is not a readable zip file" in e["message"] for e in carol["errors"])
+
+
+def test_zips_cannot_escape_or_explode(tmp_path):
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as zf:
+        zf.writestr("../../outside.py", "x = 1\n")
+        zf.writestr("/abs.py", "x = 1\n")
+        zf.writestr("ok/mini.py", GOOD)
+    into = tmp_path / "into"
+    into.mkdir()
+    assert unzip.extract(evil, into) == 1
+    assert [p.relative_to(into).as_posix() for p in into.rglob("*") if p.is_file()] == ["ok/mini.py"]
+    assert not (tmp_path / "outside.py").exists()
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("mini.py", b"0" * (unzip.MAX_MEMBER_BYTES + 10))
+    with pytest.raises(unzip.ZipProblem, match="more than"):
+        unzip.extract(bomb, into)
+
+
+def test_intake_leaves_nothing_behind(tmp_path):
+    with prepare([LMS / "canvas" / "submissions"], EXPECTED) as intake:
+        stage = intake.stage
+        assert stage is not None and stage.is_dir()
+        assert sorted(p.name for p in intake.targets[0].iterdir()) == ["123456", "234567", "345678", "456789"]
+    assert not stage.exists()
+
+
+# ------------------------------------------------------------------ roster
+def test_the_roster_id_column_is_found_by_matching_or_named(tmp_path):
+    roster = read_roster(LMS / "canvas" / "roster.csv", ["123456", "234567"])
+    assert roster.id_column == "ID"
+    assert read_roster(LMS / "canvas" / "roster.csv", ["S1001"]).id_column == "SIS User ID"
+    assert read_roster(LMS / "canvas" / "roster.csv", [], id_column="SIS Login ID").id_column == "SIS Login ID"
+    assert student_key("Participant 1004") == "1004"
+    from grader.errors import GraderError
+    with pytest.raises(GraderError, match="no column"):
+        read_roster(LMS / "canvas" / "roster.csv", ["nobody"])
+    with pytest.raises(GraderError, match="no column 'Email'"):
+        read_roster(LMS / "canvas" / "roster.csv", [], id_column="Email")
+
+
+def test_a_link_in_a_zip_is_never_made(tmp_path):
+    archive = tmp_path / "links.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        link = zipfile.ZipInfo("mini.py")
+        link.external_attr = (0o120777) << 16   # a symlink to the grader's secrets
+        zf.writestr(link, "/etc/shadow")
+        zf.writestr("helper.py", "x = 1\n")
+    assert [name.as_posix() for name, _ in unzip.members(archive)] == ["helper.py"]
