@@ -76,9 +76,14 @@ def case_output(test: TestResult) -> str:
 
 def submission_output(result: SubmissionResult, spec: Spec) -> str:
     lines = [score_line(result)]
-    if result.errors:
+    problems = [e for e in result.errors if not e.is_note]
+    notes = [e for e in result.errors if e.is_note]
+    if problems:
         lines += ["", "Problems with the submission:"]
-        lines += [f"- {e.message}" + (f" (line {e.line})" if e.line else "") for e in result.errors]
+        lines += [f"- {e.message}" + (f" (line {e.line})" if e.line else "") for e in problems]
+    if notes:
+        lines += ["", "Notes:"]
+        lines += [f"- {e.message}" for e in notes]
     violations = all_violations(result)
     if violations:
         lines += ["", "Banned functions:"]

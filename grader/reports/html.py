@@ -100,10 +100,16 @@ def student_page(result: SubmissionResult, spec: Spec) -> str:
     title = f"{spec.title or spec.assignment}: {result.submission}"
     body = ["<p><a href=\"../index.html\">&larr; class report</a></p>",
             f"<h1>{escape(title)}</h1>", f"<p class=\"sub\"><b>{escape(score_line(result))}</b></p>"]
-    if result.errors:
+    problems = [e for e in result.errors if not e.is_note]
+    notes = [e for e in result.errors if e.is_note]
+    if problems:
         body.append("<h2>Problems with the submission</h2><ul>")
         body += [f"<li><code>{escape(e.message)}</code>" + (f" (line {e.line})" if e.line else "") + "</li>"
-                 for e in result.errors]
+                 for e in problems]
+        body.append("</ul>")
+    if notes:
+        body.append("<h2>Notes</h2><ul>")
+        body += [f"<li>{escape(e.message)}</li>" for e in notes]
         body.append("</ul>")
     rows = []
     for name in function_names(spec, [result]):
@@ -251,7 +257,7 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
                 if ban_rows else "<p>No violations.</p>")
 
     err_rows = [[f'<a href="{links[r.submission]}">{escape(r.submission)}</a>', escape(e.kind),
-                 f"<code>{escape(e.message)}</code>"] for r in results for e in r.errors]
+                 f"<code>{escape(e.message)}</code>"] for r in results for e in r.errors if not e.is_note]
     if err_rows:
         body += ["<h2>Submission errors</h2>", _table(["student", "kind", "message"], err_rows)]
 
@@ -260,7 +266,7 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
         cells = [f'<a href="{links[r.submission]}">{escape(r.submission)}</a>',
                  f"{fmt_score(r.score)} / {fmt_score(r.max_score)}"]
         cells += [fmt_score(r.functions[n].score) if n in r.functions else "-" for n in names]
-        cells.append(escape("; ".join(e.kind for e in r.errors)))
+        cells.append(escape("; ".join(e.kind for e in r.errors if not e.is_note)))
         student_rows.append(cells)
     body += ["<h2>Students</h2>",
              _table(["student", "score", *names, "errors"], student_rows,

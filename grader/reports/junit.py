@@ -100,6 +100,8 @@ class JUnitReporter(BaseReporter):
         for i, violation in enumerate(all_violations(result), start=1):
             _sub(props, "property", name=f"violation.{i}",
                  value=f"{violation_location(violation, spec)}: {violation_text(violation)}")
+        for i, note in enumerate((e for e in result.errors if e.is_note), start=1):
+            _sub(props, "property", name=f"note.{i}", value=note.message)  # advice, never an <error>
 
         seen: set[tuple[str, str]] = set()
 
@@ -113,7 +115,7 @@ class JUnitReporter(BaseReporter):
 
         counts = {"tests": 0, "failures": 0, "errors": 0}
         time = 0.0
-        for error in result.errors:
+        for error in (e for e in result.errors if not e.is_note):
             classname = prefix if error.function is None else f"{prefix}.{_component(error.function)}"
             case = _sub(suite, "testcase", classname=classname,
                         name=unique(classname, f"submission: {error.kind}"), time="0.000")

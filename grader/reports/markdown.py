@@ -62,11 +62,17 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
     """The whole feedback comment for one submission."""
     out: list[str] = [f"# {md_text(spec.title or spec.assignment)}", "",
                       f"**{score_line(result)}**", ""]
-    if result.errors:
+    problems = [e for e in result.errors if not e.is_note]
+    notes = [e for e in result.errors if e.is_note]
+    if problems:
         out += ["## Problems with the submission", ""]
-        for error in result.errors:
+        for error in problems:
             where = f" (line {error.line})" if error.line else ""
             out.append(f"- {md_code(error.message)}{where}")
+        out.append("")
+    if notes:
+        out += ["## Notes", ""]
+        out += [f"- {md_text(e.message)}" for e in notes]
         out.append("")
 
     out += ["## Functions", "",

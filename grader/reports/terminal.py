@@ -56,7 +56,7 @@ def render_summary(results: Sequence[SubmissionResult], spec: Spec) -> Table:
             if fn is not None and fn.violations:
                 cell.append(" ban", style="red")
             cells.append(cell)
-        errors = terminal_safe("; ".join(e.kind for e in r.errors))
+        errors = terminal_safe("; ".join(e.kind for e in r.errors if not e.is_note))
         cells.append(Text(errors, style="red" if errors else ""))
         table.add_row(*cells)
     return table
@@ -107,7 +107,8 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
     """The student self-check: public cases in full, hidden ones by count and status."""
     parts: list[RenderableType] = [Text(f"{spec.title or spec.assignment}: {terminal_safe(result.submission)}", style="bold")]
     for error in result.errors:
-        line = Text("! ", style="red").append(terminal_safe(error.message, keep_lines=True))
+        mark = Text("note: ", style="yellow") if error.is_note else Text("! ", style="red")
+        line = mark.append(terminal_safe(error.message, keep_lines=True))
         if error.line:
             line.append(f" (line {error.line})")
         parts.append(line)
