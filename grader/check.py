@@ -33,7 +33,8 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     spec = load_spec(spec_path)
     path = Path(file)
     if not path.exists():
-        raise GraderError(f"no such file: {file}", exit_code=ExitCode.USAGE)
+        raise GraderError(f"no such file or folder: {file}", hint=f"give your {' or '.join(spec.submission_files) or 'submission file'}, "
+                          "or the folder that holds it", exit_code=ExitCode.USAGE)
     # A folder is one submission of several files (a MATLAB student's .m files).
     read = from_folder if path.is_dir() else from_file
     submission = read(path, spec.submission_files, languages=spec.languages)

@@ -158,7 +158,7 @@ def _bans_args(p: argparse.ArgumentParser) -> None:
 @command("bans", "list uses of banned functions in a file, without running it", _bans_args)
 def cmd_bans(args: argparse.Namespace) -> int:
     from grader.static.bans import format_findings
-    from grader.static.banscan import findings_for
+    from grader.static.banscan import findings_that_apply
     from grader.submissions import from_file, from_folder
 
     spec = load_spec(args.spec)
@@ -167,7 +167,7 @@ def cmd_bans(args: argparse.Namespace) -> int:
     sub = read(path, spec.submission_files, languages=spec.languages)
     if sub.problems:
         raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)
-    findings = findings_for(spec, sub.lang, sub.source(), args.file if path.is_file() else sub.main or "", files=sub.files)
+    findings = findings_that_apply(spec, sub.lang, sub.source(), args.file if path.is_file() else sub.main or "", files=sub.files)
     if not findings:
         print(f"{args.file}: no banned functions found ({', '.join(spec.bans.names) or 'nothing is banned'})")
         return ExitCode.OK

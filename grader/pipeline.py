@@ -6,6 +6,7 @@ in the sandbox, call every function on every case, judge each answer, total the 
 """
 from __future__ import annotations
 
+import difflib
 import time
 from typing import Any, Sequence, cast
 
@@ -14,10 +15,12 @@ from grader.judge.score import Observation, judge_case, score_function, total
 from grader.judge.timeouts import TimeoutStreak
 from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
+from grader.run.model import LoadResult
 from grader.run.sandbox import CallResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
 from grader.languages import get_language
+from grader.static.syntax import excerpt, syntax_problem
 from grader.submissions import Submission, wrong_language
 
 
@@ -65,12 +68,32 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> 
     return found
 
 
-def find_function(fn: FunctionSpec, names: Sequence[str]) -> tuple[str | None, str]:
+def load_error(load: LoadResult, source: str, filename: str, *, parses_as_python: bool) -> SubmissionError:
+    """Why the file did not load, said once: the language's words, the line, and for a Python
+    syntax error a caret under the spot (the parent parses the source itself: nothing runs)."""
+    if load.kind == "syntax" and parses_as_python:
+        found = syntax_problem(source, filename)
+        if found is not None:
+            return SubmissionError("syntax", found.message, line=found.lineno, excerpt=found.excerpt or None)
+    shown = excerpt(load.line, None) if load.line else None
+    return SubmissionError(cast(ErrorKind, load.kind), load.message, line=load.lineno, excerpt=shown)
+
+
+def _folded(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+def find_function(fn: FunctionSpec, names: Sequence[str], taken: Sequence[str] = ()) -> tuple[str | None, str]:
+    """The name the student gave the function, or why it was not found, with the likely misspelling.
+
+    ``taken``: the other graded functions' names, never offered as a guess."""
     for name in fn.accepted_names:
         if name in names:
             return name, ""
-    near = [n for n in names if n.lower() in {a.lower() for a in fn.accepted_names}]
-    hint = f" (found {near[0]!r}: names are case-sensitive)" if near else ""
+    others = [n for n in names if n not in taken and not n.startswith("__")]
+    folded = {_folded(n): n for n in others}
+    near = [folded[f] for f in difflib.get_close_matches(_folded(fn.name), list(folded), n=1, cutoff=0.75)]
+    hint = f" (your file defines {near[0]}: did you mean {fn.name}?)" if near else ""
     return None, f"function {fn.name} is not defined{hint}"
 
 
@@ -110,20 +133,20 @@ class FunctionGrader:
         with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
             load = session.load
             if not load.ok:
-                where = f" (line {load.lineno})" if load.lineno else ""
-                message = f"{load.message}{where}"
-                errors.append(SubmissionError(cast(ErrorKind, load.kind), message, line=load.lineno))
-                return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
+                errors.append(load_error(load, source, submission.main, parses_as_python=".py" in language.suffixes))
+                return self._without_running(submission, errors, started, "not run: the file could not be loaded (see above)",
+                                             stdout=load.stdout)
             functions, tests = {}, []
             streak = TimeoutStreak(0)
             for fn in self.spec.functions:
                 streak.limit = fn.stop_after_timeouts
-                found_as, missing = find_function(fn, load.names)
+                taken = [n for other in self.spec.functions if other is not fn for n in other.accepted_names]
+                found_as, missing = find_function(fn, load.names, taken)
                 fn_violations = [v for v in violations.get(fn.name, [])]
                 planned = self.plan.for_function(fn.name)
                 if found_as is None:
                     errors.append(SubmissionError("missing-function", missing, function=fn.name))
-                    fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
+                    fn_tests = _not_run(fn, planned, f"not run: {missing}", lambda p, fn=fn: self.context(fn, p))
                     streak.reset()
                 else:
                     hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}

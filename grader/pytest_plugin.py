@@ -239,8 +239,11 @@ def describe_failure(test: TestResult, result: SubmissionResult, submission: Pat
     for error in result.errors:
         if error.is_note or error.function not in (None, test.function):
             continue
-        lines.append(f"{KIND_NAMES.get(error.kind, error.kind)}: {error.message}")
+        where = f" (line {error.line})" if error.line else ""
+        lines.append(f"{KIND_NAMES.get(error.kind, error.kind)}: {error.message}{where}")
         source = _source_line(submission, error.line)
-        if source:
+        if error.excerpt:
+            lines.append(error.excerpt)
+        elif source:
             lines.append(f"    line {error.line}: {source}")
     return "\n".join(lines)

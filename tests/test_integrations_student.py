@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import json
 import shutil
 import subprocess
@@ -52,7 +53,7 @@ def isolated_bundle(spec: Path, tmp_path: Path) -> Path:
 
 def test_bundle_has_no_reference_code(tmp_path: Path) -> None:
     bundle = isolated_bundle(MINI, tmp_path)
-    assert sorted(p.name for p in bundle.iterdir()) == ["README.txt", "spec.yaml"]
+    assert sorted(p.name for p in bundle.iterdir()) == ["README.txt", "grader-0.1.0-py3-none-any.whl", "spec.yaml"]
     assert not list(tmp_path.rglob("*.py"))  # no reference, no generators, anywhere near
     data = yaml.safe_load((bundle / "spec.yaml").read_text())
     assert data["frozen"] is True
@@ -102,7 +103,8 @@ def _texts(value: object) -> set[str]:
 def test_no_hidden_case_leaks(spec_path: Path, tmp_path: Path) -> None:
     spec = load_spec(spec_path)
     bundle = isolated_bundle(spec_path, tmp_path)
-    text = "\n".join(p.read_text() for p in bundle.rglob("*") if p.is_file())
+    # the wheel is the grader package alone (test_the_bundle_readme_installs_the_grader_it_ships)
+    text = "\n".join(p.read_text() for p in bundle.rglob("*") if p.is_file() and p.suffix != ".whl")
     frozen = load_spec(bundle / "spec.yaml")
     reference = load_trusted_module(spec.reference, "reference")
     public_args = {repr(c.args) for c in spec.cases("public")}
@@ -160,3 +162,26 @@ def test_cli_export(tmp_path: Path) -> None:
     assert (tmp_path / "b" / "spec.yaml").is_file()
     missing = grader_cli("export-student", str(MINI), cwd=tmp_path)
     assert missing.returncode == 2
+
+
+def test_the_bundle_readme_installs_the_grader_it_ships(tmp_path: Path) -> None:
+    """The README's install step, offline: the wheel installs and its grader checks a file."""
+    import zipfile
+
+    bundle = isolated_bundle(MINI, tmp_path)
+    readme = (bundle / "README.txt").read_text()
+    wheel = next(bundle.glob("grader-*.whl"))
+    assert f"-m pip install {wheel.name}" in readme and "python3 -m venv .venv" in readme and "bubblewrap" in readme
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "grader/cli.py" in names and not any("mini_ref" in n or "reference/" in n for n in names)
+    target = tmp_path / "site"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
+                         capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr
+    assert (target / "bin" / "grader").is_file()
+    (bundle / "mini.py").write_text(GOOD)
+    env = dict(os.environ, PYTHONPATH=str(target))
+    check = subprocess.run([sys.executable, "-c", "import grader, sys; print(grader.__file__); from grader.cli import main; sys.exit(main())",
+                            "check", "spec.yaml", "mini.py"], cwd=bundle, capture_output=True, text=True, timeout=300, env=env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.startswith(str(target)) and "Score:" in check.stdout

@@ -1,11 +1,13 @@
 """``grader export-student SPEC --out DIR``: a self-check bundle students may have.
 
-The bundle is a folder with two files::
+The bundle is a folder with three files::
 
     spec.yaml    a *frozen* spec (``frozen: true``): the same functions, points, comparison
                  modes, bans and time limits, but only the PUBLIC cases, each with its
                  expected value computed by the reference and written in (``expected:``)
-    README.txt   the two commands a student runs
+    grader-<version>-py3-none-any.whl
+                 the grader itself, for ``pip install`` (grader.integrations.wheel)
+    README.txt   how to install it, and the two commands a student runs
 
 What it never contains: the reference, the generators, any hidden case (listed or
 generated), the instructor's notes. The loader accepts a frozen spec without
@@ -25,6 +27,7 @@ from typing import Any
 import yaml
 
 from grader.errors import ExitCode, GraderError
+from grader.integrations.wheel import build_wheel
 from grader.plan import make_plan
 from grader.spec.loader import document, load_spec
 from grader.spec.model import FunctionSpec, Spec, TimeLimit
@@ -135,7 +138,7 @@ def student_spec_data(spec: Spec) -> tuple[dict[str, Any], list[str]]:
     return data, left_out
 
 
-def readme_text(spec: Spec, submission: str, left_out: list[str], public: int) -> str:
+def readme_text(spec: Spec, submission: str, left_out: list[str], public: int, wheel: str = "grader-0.1.0-py3-none-any.whl") -> str:
     lines = [
         f"{spec.title} - self-check",
         "",
@@ -147,11 +150,25 @@ def readme_text(spec: Spec, submission: str, left_out: list[str], public: int) -
         "Your code runs the way the grader runs it: in a sandbox, with the same time limits,",
         "comparisons and banned functions.",
         "",
-        "Check your file (needs the `grader` Python package installed):",
+        "Set up once, in this folder, with Python 3.10 or newer (it downloads the grader's own",
+        "dependencies from PyPI):",
+        "",
+        "    Linux, macOS:  python3 -m venv .venv",
+        f"                   .venv/bin/python -m pip install {wheel}",
+        "                   . .venv/bin/activate",
+        "    Windows:       py -m venv .venv",
+        f"                   .venv\\Scripts\\python -m pip install {wheel}",
+        "                   .venv\\Scripts\\activate",
+        "",
+        "On Linux the grader sandboxes your code with bubblewrap, as the real grading does:",
+        "`sudo apt-get install bubblewrap` (Debian, Ubuntu). Without it, and on macOS or Windows,",
+        "the check still runs, with limited isolation and the same time limits.",
+        "",
+        "Check your file (in a new terminal, activate the environment again first):",
         "",
         f"    grader check spec.yaml {submission}",
         "",
-        "or, as pytest tests (one test per case, with a diff for every failure):",
+        "or, as pytest tests (one test per case, with a diff for every failure; `pip install pytest` first):",
         "",
         f"    pytest --grader-spec spec.yaml --submission {submission}",
         "",
@@ -191,5 +208,8 @@ def export_student_bundle(spec_path: str | Path, out_dir: str | Path) -> BundleS
     if public != len(spec.cases("public")):
         raise GraderError("the exported spec lost public cases (internal error)")
     submission = spec.submission_files[0] if spec.submission_files else "your_file.py"
-    (out / README_NAME).write_text(readme_text(spec, submission, left_out, public), encoding="utf-8")
+    for old in out.glob("grader-*.whl"):
+        old.unlink()
+    wheel = build_wheel(out)
+    (out / README_NAME).write_text(readme_text(spec, submission, left_out, public, wheel.name), encoding="utf-8")
     return BundleSummary(out, spec_file, len(frozen.functions), public, len(spec.cases("hidden")), tuple(left_out))

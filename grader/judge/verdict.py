@@ -123,6 +123,7 @@ class SubmissionError:
     message: str
     line: int | None = None
     function: str | None = None
+    excerpt: str | None = None  # the student's line with a caret under the spot (syntax errors)
 
     NOTE: ClassVar[ErrorKind] = "note"  # advice, such as a file handed in under another name: not a problem of the code
 

@@ -12,7 +12,7 @@ import pprint
 import reprlib
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from grader.judge.verdict import STATUSES, SubmissionResult, TestResult, Violation
@@ -81,14 +81,46 @@ def status_summary(tests: Sequence[TestResult]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+NOT_RUN = "not run: "
+
+
+def not_run_message(tests: Sequence[TestResult]) -> str | None:
+    """The one reason none of these cases ran ("not run: the file could not be loaded"), said once."""
+    messages = {t.message for t in tests}
+    if tests and len(messages) == 1:
+        message = next(iter(messages))
+        if message.startswith(NOT_RUN):
+            return message
+    return None
+
+
 def all_violations(result: SubmissionResult) -> list[Violation]:
-    """Every violation once, even when it is attached to several functions."""
+    """Every violation once, even when it is attached to several functions; the run-time
+    findings of one banned call on one line are one entry that counts the cases."""
     seen: list[Violation] = []
     for fn in result.functions.values():
         for violation in fn.violations:
             if violation not in seen:
                 seen.append(violation)
-    return seen
+    merged: dict[tuple, list[Violation]] = {}
+    for v in seen:
+        key = (v.rule, v.banned, v.layer, v.line, v.counts) if v.layer == "runtime" else (id(v),)
+        merged.setdefault(key, []).append(v)
+    return [group[0] if len(group) == 1 else _merge_runtime(group) for group in merged.values()]
+
+
+def _merge_runtime(group: list[Violation]) -> Violation:
+    cases = [v.case for v in group if v.case]
+    functions = tuple(dict.fromkeys(f for v in group for f in v.functions))
+    shown = ", ".join(cases[:3]) + (", ..." if len(cases) > 3 else "")
+    return replace(group[0], functions=functions, case=None,
+                   message=f"called banned {group[0].banned} while running {len(group)} cases ({shown})")
+
+
+def banned_counts(violations: Iterable[Violation]) -> str:
+    """``builtins.sum ×13``: each banned name once, with how many findings name it."""
+    counts = Counter(v.banned for v in violations)
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in counts.items())
 
 
 def submission_file(spec: Spec) -> str:
@@ -134,6 +166,14 @@ def long_repr(value: Any, width: int = 88) -> str:
 
 
 SHORT_REPR = 60  # reprs up to this long read fine side by side; longer ones get a diff
+
+
+def typed(value: Any, other: Any, text: str | None = None) -> str:
+    """``True (bool)`` beside ``1 (int)``: the type is said when the two values' types differ."""
+    from grader.judge.compare import type_name
+
+    shown = repr(value) if text is None else text
+    return shown if type(value) is type(other) else f"{shown} ({type_name(value)})"
 
 
 def diff_lines(expected: Any, actual: Any) -> list[str] | None:
@@ -201,8 +241,8 @@ class CaseView:
         return cls(
             test.name, test.function, True, test.status, test.score, test.max_score,
             test.time_s, call_text(test) if is_call else None,
-            long_repr(test.expected) if has_values else None,
-            long_repr(test.actual) if shows_values else None,
+            typed(test.expected, test.actual, long_repr(test.expected)) if shows_values else (long_repr(test.expected) if has_values else None),
+            typed(test.actual, test.expected, long_repr(test.actual)) if shows_values else None,
             test.message,
             tuple(diff) if diff else None,
         )

@@ -80,7 +80,7 @@ def submission_output(result: SubmissionResult, spec: Spec) -> str:
     notes = [e for e in result.errors if e.is_note]
     if problems:
         lines += ["", "Problems with the submission:"]
-        lines += [f"- {e.message}" + (f" (line {e.line})" if e.line else "") for e in problems]
+        lines += [f"- {e.message}" + (f" (line {e.line})" if e.line else "") + (f"\n{e.excerpt}" if e.excerpt else "") for e in problems]
     if notes:
         lines += ["", "Notes:"]
         lines += [f"- {e.message}" for e in notes]

@@ -21,6 +21,7 @@ from grader.reports._common import (
     BaseReporter,
     CaseView,
     all_violations,
+    banned_counts,
     fmt_score,
     function_names,
     hidden_tests,
@@ -104,8 +105,8 @@ def student_page(result: SubmissionResult, spec: Spec) -> str:
     notes = [e for e in result.errors if e.is_note]
     if problems:
         body.append("<h2>Problems with the submission</h2><ul>")
-        body += [f"<li><code>{escape(e.message)}</code>" + (f" (line {e.line})" if e.line else "") + "</li>"
-                 for e in problems]
+        body += [f"<li><code>{escape(e.message)}</code>" + (f" (line {e.line})" if e.line else "")
+                 + (f"<pre>{escape(e.excerpt)}</pre>" if e.excerpt else "") + "</li>" for e in problems]
         body.append("</ul>")
     if notes:
         body.append("<h2>Notes</h2><ul>")
@@ -123,7 +124,7 @@ def student_page(result: SubmissionResult, spec: Spec) -> str:
         elif fn.found_as != name:
             notes.append(f"found as <code>{escape(fn.found_as)}</code>")
         if fn is not None and fn.violations:
-            notes.append("banned: " + ", ".join(f"<code>{escape(v.banned)}</code>" for v in fn.violations))
+            notes.append(f"banned: <code>{escape(banned_counts(fn.violations))}</code>")
         pub = [t for t in tests if t.visibility == "public"]
         hid = [t for t in tests if t.visibility != "public"]
         rows.append([

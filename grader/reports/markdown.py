@@ -16,10 +16,12 @@ from grader.reports._common import (
     BaseReporter,
     CaseView,
     all_violations,
+    banned_counts,
     fmt_score,
     function_names,
     hidden_tests,
     is_extra_credit,
+    not_run_message,
     public_tests,
     score_line,
     status_summary,
@@ -69,6 +71,8 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
         for error in problems:
             where = f" (line {error.line})" if error.line else ""
             out.append(f"- {md_code(error.message)}{where}")
+            if error.excerpt:
+                out += ["", md_block(error.excerpt), ""]
         out.append("")
     if notes:
         out += ["## Notes", ""]
@@ -91,7 +95,7 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
         elif fn.found_as != name:
             notes.append(f"found as {md_code(fn.found_as, in_table=True)}")
         if fn is not None and fn.violations:
-            notes.append("banned: " + ", ".join(md_code(v.banned, in_table=True) for v in fn.violations))
+            notes.append("banned: " + md_code(banned_counts(fn.violations), in_table=True))
         score = f"{fmt_score(fn.score)} / {fmt_score(fn.max_score)}" if fn else "-"
         out.append(
             f"| {md_code(name, in_table=True)} | {score} "
@@ -110,6 +114,13 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
         out.append("")
 
     failed = [t for t in public_tests(result) if not t.passed]
+    said = [(name, not_run_message([t for t in failed if t.function == name])) for name in function_names(spec, [result])]
+    said = [(name, why) for name, why in said if why]
+    if said:
+        out += ["## Cases not run", ""]
+        out += [f"- {md_code(name)}: {md_text(why)}" for name, why in said]
+        out.append("")
+    failed = [t for t in failed if t.function not in {name for name, _ in said}]
     if failed:
         out += ["## Failed public cases", ""]
         for test in failed:

@@ -23,9 +23,11 @@ from grader.reports._common import (
     fmt_score,
     function_names,
     hidden_tests,
+    not_run_message,
     public_tests,
     score_line,
     status_summary,
+    typed,
     violation_location,
     violation_text,
 )
@@ -67,8 +69,8 @@ def value_diff(expected: Any, actual: Any) -> Text:
     lines = diff_lines(expected, actual)
     text = Text()
     if lines is None:
-        text.append("    expected: ", style="dim").append(repr(expected) + "\n")
-        text.append("    actual:   ", style="dim").append(repr(actual))
+        text.append("    expected: ", style="dim").append(typed(expected, actual) + "\n")
+        text.append("    actual:   ", style="dim").append(typed(actual, expected))
         return text
     text.append("    - expected   + actual\n", style="dim")
     for line in lines:
@@ -112,6 +114,8 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
         if error.line:
             line.append(f" (line {error.line})")
         parts.append(line)
+        if error.excerpt:
+            parts.append(Text(error.excerpt))
     for name in function_names(spec, [result]):
         fn = result.functions.get(name)
         tests = [t for t in public_tests(result) if t.function == name]
@@ -125,7 +129,11 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
             if fn.found_as and fn.found_as != name:
                 title.append(f"  (found as {terminal_safe(fn.found_as)})", style="dim")
         parts.append(title)
-        parts.extend(_case(test) for test in tests)
+        not_run = not_run_message(tests)
+        if not_run:
+            parts.append(Text(f"  {len(tests)} public case(s) {not_run}", style="dim"))
+        else:
+            parts.extend(_case(test) for test in tests)
     violations = all_violations(result)
     if violations:
         parts.append(Text("\nBanned functions", style="bold red"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from typing import TYPE_CHECKING, Mapping
 
@@ -29,6 +30,18 @@ def findings_for(spec: Spec, language: "Language", source: str, filename: str,
         return []
     graded = {fn.name: fn.accepted_names for fn in spec.functions}
     return language.ban_findings(source, filename, policy, graded, files=files)
+
+
+def findings_that_apply(spec: Spec, language: "Language", source: str, filename: str,
+                        files: Mapping[str, bytes] | None = None) -> list[Finding]:
+    """What ``grader bans`` lists: each finding for the functions whose own policy bans it, as grading does."""
+    out = []
+    for finding in findings_for(spec, language, source, filename, files):
+        functions = tuple(fn.name for fn in spec.functions
+                          if fn.name in finding.functions and (finding.evasion or finding.banned in fn.bans.names))
+        if functions:
+            out.append(replace(finding, functions=functions))
+    return out
 
 
 def static_violations(spec: Spec, language: "Language", source: str, filename: str,
