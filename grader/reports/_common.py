@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import pprint
 import reprlib
 import statistics
@@ -82,6 +83,15 @@ def status_summary(tests: Sequence[TestResult]) -> str:
 
 
 NOT_RUN = "not run: "
+
+
+def natural_key(text: str) -> tuple:
+    """``case[2]`` before ``case[10]``: digit runs compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text) if part)
+
+
+def was_run(test: TestResult) -> bool:
+    return not test.message.startswith(NOT_RUN)
 
 
 def not_run_message(tests: Sequence[TestResult]) -> str | None:

@@ -65,6 +65,12 @@ def status_bars(labels: Sequence[str], counts: Sequence[dict[str, int]], title: 
     return _png(fig)
 
 
+def time_axis_limits(longest_ms: float) -> tuple[float, float]:
+    """The ms axis of case times: a margin left of zero, so cases that took no measurable
+    time stand clear of the axis instead of being drawn on it."""
+    return -0.25, max(10.0, 2 * longest_ms)
+
+
 def timing_plot(durations: Sequence[float], case_times: Mapping[str, Sequence[float]]) -> bytes:
     """Submission wall times (histogram) and per-function case CPU times (box plot)."""
     fig = _figure(9.0, 3.4)
@@ -80,7 +86,7 @@ def timing_plot(durations: Sequence[float], case_times: Mapping[str, Sequence[fl
                       tick_labels=names, showfliers=True)
         longest = max(t * 1000 for n in names for t in case_times[n])
         right.set_xscale("symlog", linthresh=1.0)
-        right.set_xlim(0, max(10.0, 2 * longest))
+        right.set_xlim(*time_axis_limits(longest))
     right.set_xlabel("ms per case")
     right.set_title("Time per case, by function")
     return _png(fig)

@@ -26,6 +26,7 @@ from grader.reports._common import (
     function_names,
     hidden_tests,
     is_extra_credit,
+    natural_key,
     public_tests,
     score_line,
     short_repr,
@@ -33,6 +34,7 @@ from grader.reports._common import (
     status_summary,
     violation_location,
     violation_text,
+    was_run,
 )
 from grader.reports.json_report import summarize
 from grader.spec.model import Spec
@@ -198,6 +200,7 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
 
     body += ["<h2>Score distribution</h2>",
              _img(_plots.score_histogram([r.score for r in results], spec.max_score), "score histogram")]
+    body += students_table(results, names, links)
 
     by_function: dict[str, list[TestResult]] = defaultdict(list)
     by_case: dict[tuple[str, str], list[TestResult]] = defaultdict(list)
@@ -225,7 +228,7 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
     body += ["<h2>Cases, hardest first</h2>",
              "<p class=\"muted\">Most common wrong answers are shown for public cases only.</p>"]
     case_rows = []
-    ordered = sorted(by_case.items(), key=lambda kv: (sum(t.passed for t in kv[1]) / len(kv[1]), kv[0]))
+    ordered = sorted(by_case.items(), key=lambda kv: (sum(t.passed for t in kv[1]) / len(kv[1]), kv[0][0], natural_key(kv[0][1])))
     for (fn, case), tests in ordered:
         public = tests[0].visibility == "public"
         wrong = ""
@@ -238,7 +241,7 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
     body.append(_table(["function", "case", "visibility", "passed", "outcomes", "most common wrong answers"],
                        case_rows, numeric=(3,)))
 
-    case_times = {n: [t.time_s for t in by_function.get(n, []) if t.status != "timeout"] for n in names}
+    case_times = {n: [t.time_s for t in by_function.get(n, []) if t.status != "timeout" and was_run(t)] for n in names}
     body += ["<h2>Timing</h2>",
              _img(_plots.timing_plot([r.duration_s for r in results], case_times), "timing distribution")]
     timeouts = Counter(t.function for r in results for t in r.tests if t.status == "timeout")
@@ -262,17 +265,38 @@ def class_page(results: Sequence[SubmissionResult], spec: Spec, links: dict[str,
     if err_rows:
         body += ["<h2>Submission errors</h2>", _table(["student", "kind", "message"], err_rows)]
 
-    student_rows = []
-    for r in sorted(results, key=lambda r: r.submission):
+    body += hidden_failures(results, links)
+    return _page(f"{title}: class report", body)
+
+
+def students_table(results: Sequence[SubmissionResult], names: list[str], links: dict[str, str]) -> list[str]:
+    rows = []
+    for r in sorted(results, key=lambda r: natural_key(r.submission)):
         cells = [f'<a href="{links[r.submission]}">{escape(r.submission)}</a>',
                  f"{fmt_score(r.score)} / {fmt_score(r.max_score)}"]
         cells += [fmt_score(r.functions[n].score) if n in r.functions else "-" for n in names]
         cells.append(escape("; ".join(e.kind for e in r.errors if not e.is_note)))
-        student_rows.append(cells)
-    body += ["<h2>Students</h2>",
-             _table(["student", "score", *names, "errors"], student_rows,
-                    numeric=tuple(range(1, len(names) + 2)))]
-    return _page(f"{title}: class report", body)
+        rows.append(cells)
+    return ["<h2>Students</h2>",
+            _table(["student", "score", *names, "errors"], rows, numeric=tuple(range(1, len(names) + 2)))]
+
+
+def hidden_failures(results: Sequence[SubmissionResult], links: dict[str, str]) -> list[str]:
+    """For staff: every hidden case that did not pass, with what went wrong (students see statuses only)."""
+    rows = []
+    for r in sorted(results, key=lambda r: natural_key(r.submission)):
+        for t in r.tests:
+            if t.visibility == "public" or t.passed or not was_run(t):
+                continue
+            why = t.staff.get("message") or t.message
+            rows.append([f'<a href="{links[r.submission]}">{escape(r.submission)}</a>', f"<code>{escape(t.function)}</code>",
+                         escape(t.name), _status(t.status), f"<code>{escape(str(why))}</code>"])
+    if not rows:
+        return []
+    return ["<h2>Hidden cases that did not pass</h2>",
+            "<p class=\"muted\">For staff: this class page shows what hidden cases hide from students; "
+            "hand students their own pages (students/), never this one.</p>",
+            _table(["student", "function", "case", "outcome", "what went wrong"], rows)]
 
 
 class HtmlReporter(BaseReporter):

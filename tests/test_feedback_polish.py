@@ -1,0 +1,165 @@
+"""What students and instructors read: each item of issue #16's feedback and report polish."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from grader.judge.verdict import FunctionResult, SubmissionResult, TestResult, Violation
+from grader.reports import write_reports
+from grader.reports._common import all_violations, banned_counts, natural_key
+from grader.reports._plots import time_axis_limits
+from grader.reports.terminal import render_check, render_to_text
+from grader.spec.loader import load_spec
+from grader.static.syntax import syntax_problem
+
+MINI = FIXTURES / "specs" / "mini.yaml"
+STATS = FIXTURES / "specs" / "stats.yaml"
+GOOD = "def add(a, b):\n    return a + b\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef shout(text):\n    return text.upper() + '!'\n"
+_spec = importlib.util.spec_from_file_location("reports_batch_polish", FIXTURES / "reports" / "batch.py")
+batch = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(batch)
+
+
+def grader(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+# ------------------------------------------------------------------ the student's terminal
+def test_a_syntax_error_is_shown_once_with_its_line_and_a_caret(tmp_path):
+    bad = tmp_path / "mini.py"
+    bad.write_text(GOOD.replace("def divmod2(a, b):", "def divmod2(a, b)"))
+    proc = grader("check", MINI, bad)
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert out.count("expected ':'") == 1 and "(line 4) (line 4)" not in out
+    assert "! expected ':' (line 4)\n    def divmod2(a, b)\n                     ^\n" in out
+    assert "not run: the file could not be loaded" in out and "call:" not in out
+    found = syntax_problem("x = (1,\n", "f.py")
+    assert found is not None and found.lineno == 1 and found.excerpt.endswith("^")
+
+
+def test_true_against_1_shows_the_types(tmp_path):
+    student = tmp_path / "stats.py"
+    student.write_text("def spread(xs):\n    return 0.0\ndef scaled(xs, k):\n    return []\n"
+                       "def count_over(xs, t):\n    return 2.0\ndef all_positive(xs):\n    return 1\n")
+    out = grader("check", STATS, student).stdout
+    assert "expected: True (bool)\n    actual:   1 (int)" in out
+    assert "expected: 2 (int)\n    actual:   2.0 (float)" not in out  # int 2 and float 2.0 are equal answers
+    assert "expected: [0.5, 1.0, 1.5]\n    actual:   []\n" in out       # same type: no type names
+
+
+def test_a_misnamed_function_gets_did_you_mean(tmp_path):
+    student = tmp_path / "mini.py"
+    student.write_text(GOOD.replace("def divmod2(", "def div_mod2(").replace("def shout(", "def Shout("))
+    out = " ".join(grader("check", MINI, student).stdout.split())
+    assert "function divmod2 is not defined (your file defines div_mod2: did you mean divmod2?)" in out
+    assert "function shout is not defined (your file defines Shout: did you mean shout?)" in out
+    other = tmp_path / "other.py"
+    other.write_text(GOOD.replace("def shout(", "def yell("))
+    assert "did you mean" not in grader("check", MINI, other).stdout
+
+
+def test_a_banned_call_is_listed_once_with_a_count(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "summer.py").write_text(GOOD.replace("return a + b", "return sum([a, b])"))
+    out = tmp_path / "out"
+    assert grader("grade", MINI, klass, "--out", out, "--format", "json,markdown,html").returncode == 0
+    result = SubmissionResult.from_json(json.loads((out / "summer.json").read_text()))
+    runtime = [v for v in result.functions["add"].violations if v.layer == "runtime"]
+    assert len(runtime) >= 3
+    merged = [v for v in all_violations(result) if v.layer == "runtime"]
+    assert len(merged) == 1 and f"while running {len(runtime)} cases" in merged[0].message
+    feedback = (out / "feedback" / "summer.md").read_text()
+    row = next(line for line in feedback.splitlines() if line.startswith("| `add`"))
+    assert row.count("builtins.sum") == 1 and f"×{len(runtime) + 1}" in row
+    assert banned_counts([Violation("banned-call", "builtins.sum", "static", 1)] * 3) == "builtins.sum ×3"
+
+
+def test_grader_bans_respects_a_functions_own_policy(tmp_path):
+    for name in ("mini_ref.py", "mini_cases.py"):
+        (tmp_path / name).write_text((FIXTURES / "specs" / name).read_text())
+    spec = tmp_path / "mini.yaml"
+    text = MINI.read_text().replace("  names: [builtins.sum]\n", "  names: []\n")   # only add bans sum
+    spec.write_text(text.replace("    aliases: [plus]\n", "    aliases: [plus]\n    bans: {names: [builtins.sum]}\n"))
+    student = tmp_path / "mini.py"
+    student.write_text(GOOD.replace("return a // b, a % b", "return sum([a]) // b, a % b"))
+    proc = grader("bans", spec, student)
+    assert proc.returncode == 0 and "no banned functions found" in proc.stdout, proc.stdout
+    student.write_text(GOOD.replace("return a + b", "return sum([a, b])"))
+    proc = grader("bans", spec, student)
+    assert proc.returncode == 1 and "builtins.sum" in proc.stdout
+
+
+# ------------------------------------------------------------------ files handed in
+def test_a_50_mb_text_file_is_too_large_not_binary(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "huge.py").write_text("x = 1\n" * (50_000_000 // 6))
+    out = tmp_path / "out"
+    assert grader("grade", MINI, klass, "--out", out).returncode == 0
+    errors = json.loads((out / "huge.json").read_text())["errors"]
+    message = next(e["message"] for e in errors if e["kind"] != "note")
+    assert "binary" not in message and re.search(r"huge\.py is 50\.0 MB; a source file may be at most 1 MB", message)
+
+
+def test_grader_check_takes_a_folder_or_says_what_to_give(tmp_path):
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "mini.py").write_text(GOOD)
+    proc = grader("check", MINI, folder)
+    assert proc.returncode == 0 and "Score: 25 / 20" in proc.stdout
+    proc = grader("check", MINI, tmp_path / "nowhere")
+    assert proc.returncode == 2 and "no such file or folder" in proc.stderr and "give your mini.py" in proc.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = grader("check", MINI, empty)
+    assert proc.returncode == 1 and "the folder has no mini.py" in proc.stdout
+
+
+# ------------------------------------------------------------------ the instructor's HTML
+def test_case_ids_sort_naturally():
+    names = ["pairs[10]", "pairs[2]", "pairs[1]", "big", "pairs[0]"]
+    assert sorted(names, key=natural_key) == ["big", "pairs[0]", "pairs[1]", "pairs[2]", "pairs[10]"]
+
+
+def test_the_class_page_shows_students_first_and_hidden_failures_to_staff(tmp_path):
+    results = batch.make_batch()
+    write_reports(results, batch.make_spec(), tmp_path, ["html"])
+    page = (tmp_path / "report" / "index.html").read_text()
+    headings = re.findall(r"<h2>(.*?)</h2>", page)
+    assert headings.index("Students") < headings.index("Functions") < headings.index("Cases, hardest first")
+    assert headings[-1] == "Hidden cases that did not pass"
+    hidden_failed = [t for r in results for t in r.tests if t.visibility == "hidden" and not t.passed]
+    assert hidden_failed
+    section = page.split("<h2>Hidden cases that did not pass</h2>")[1]
+    for t in hidden_failed:
+        assert f"<td>{t.name}</td>" in section
+    assert batch.HIDDEN_NOTE in section and batch.HIDDEN not in page
+
+
+def test_the_case_table_puts_case_2_before_case_10(tmp_path):
+    results = batch.make_batch()
+    first = results[0]
+    cases = [TestResult(name=f"gen[{i}]", function="bonus", visibility="public", status="passed", score=1, max_score=1)
+             for i in (10, 2, 1)]
+    results[0] = replace(first, tests=first.tests + tuple(cases))
+    write_reports(results, batch.make_spec(), tmp_path, ["html"])
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert page.index("<td>gen[1]</td>") < page.index("<td>gen[2]</td>") < page.index("<td>gen[10]</td>")
+
+
+def test_zero_time_cases_stand_clear_of_the_axis_and_unrun_cases_are_not_timed():
+    left, right = time_axis_limits(3.0)
+    assert left < 0 < right
+    from grader.reports._common import was_run
+    assert not was_run(TestResult("c", "f", "public", "error", 0, 1, message="not run: the file could not be loaded (see above)"))
+    assert was_run(TestResult("c", "f", "public", "passed", 1, 1))
