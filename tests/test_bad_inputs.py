@@ -83,8 +83,8 @@ EXPECTED_ERRORS = {
     "binary": ("binary", "binary"),
     "latin1": ("encoding", "utf-8"),
     "folder_without_file": ("missing-file", "mini.py"),
-    "wrongly_named_homework": ("note", "mini.py"),
 }
+# wrongly_named_homework.py: in a class folder a file's name is the student's id, not a mistake
 FULL = ["good", "folder_ok", "wrongly_named_homework"]  # 10 + 10 + extra credit 5
 
 
