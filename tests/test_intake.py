@@ -195,3 +195,17 @@ def test_a_link_in_a_zip_is_never_made(tmp_path):
         zf.writestr(link, "/etc/shadow")
         zf.writestr("helper.py", "x = 1\n")
     assert [name.as_posix() for name, _ in unzip.members(archive)] == ["helper.py"]
+
+
+def test_a_zip_of_one_submission_is_named_by_the_zip(tmp_path):
+    archive = tmp_path / "alice.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("mini.py", GOOD)
+    subs = gather([archive], EXPECTED, lambda _: None)
+    assert [(s.id, s.main, s.problems) for s in subs] == [("alice", "mini.py", ())]
+
+
+def test_moodle_folders_with_or_without_the_trailing_underscore():
+    for name in ("Jane Doe_1001_assignsubmission_file_", "Jane Doe_1001_assignsubmission_file"):
+        entry = formats.moodle(name)
+        assert entry is not None and (entry.student, entry.file) == ("1001", "")

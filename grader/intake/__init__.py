@@ -68,7 +68,8 @@ def prepare(targets: Iterable[str | Path], expected: Sequence[str]) -> Intake:
 
 def _target(intake: Intake, target: Path, expected: Sequence[str]) -> None:
     if target.is_file() and target.suffix.lower() == ".zip":
-        folder = intake.staging("unzipped")
+        folder = intake.staging("unzipped") / target.stem   # a zip of one submission is that student's
+        folder.mkdir()
         try:
             unzip.extract(target, folder)
         except unzip.ZipProblem as exc:

@@ -33,7 +33,7 @@ class Entry:
 
 
 _CANVAS = re.compile(r"^(?P<name>[A-Za-z0-9]+?)(?P<late>_LATE)?_(?P<uid>\d+)_(?P<att>\d+)_(?P<file>.+)$")
-_MOODLE = re.compile(r"^(?P<name>.+?)_(?P<pid>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
+_MOODLE = re.compile(r"^(?P<name>.+?)_(?P<pid>\d+)_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<file>.*))?$")
 _BLACKBOARD = re.compile(r"^(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<ts>\d{4}(?:-\d{2}){5})(?:_(?P<file>.+))?$")
 _CANVAS_AGAIN = re.compile(r"^(?P<stem>.+)-(?P<n>\d+)(?P<ext>\.[^.]*)?$")
 _MOODLE_AGAIN = re.compile(r"^(?P<stem>.+) \((?P<n>\d+)\)(?P<ext>\.[^.]*)?$")
@@ -60,8 +60,8 @@ def moodle(entry: str) -> Entry | None:
     m = _MOODLE.match(entry)
     if not m or m["plugin"] != "file":
         return None
-    file, again = _again(m["file"], _MOODLE_AGAIN)
-    return Entry(m["pid"], m["name"], file, (again,), entry, m["file"])
+    file, again = _again(m["file"] or "", _MOODLE_AGAIN)
+    return Entry(m["pid"], m["name"], file, (again,), entry, m["file"] or "")
 
 
 def moodle_file(file: str) -> tuple[str, int]:
