@@ -77,13 +77,13 @@ def case_output(test: TestResult) -> str:
 def submission_output(result: SubmissionResult, spec: Spec) -> str:
     lines = [score_line(result)]
     problems = [e for e in result.errors if not e.is_note]
-    notes = [e for e in result.errors if e.is_note]
+    advice = [e for e in result.errors if e.is_note]
     if problems:
         lines += ["", "Problems with the submission:"]
         lines += [f"- {e.message}" + (f" (line {e.line})" if e.line else "") + (f"\n{e.excerpt}" if e.excerpt else "") for e in problems]
-    if notes:
+    if advice:
         lines += ["", "Notes:"]
-        lines += [f"- {e.message}" for e in notes]
+        lines += [f"- {e.message}" for e in advice]
     violations = all_violations(result)
     if violations:
         lines += ["", "Banned functions:"]

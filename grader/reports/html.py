@@ -104,15 +104,15 @@ def student_page(result: SubmissionResult, spec: Spec) -> str:
     body = ["<p><a href=\"../index.html\">&larr; class report</a></p>",
             f"<h1>{escape(title)}</h1>", f"<p class=\"sub\"><b>{escape(score_line(result))}</b></p>"]
     problems = [e for e in result.errors if not e.is_note]
-    notes = [e for e in result.errors if e.is_note]
+    advice = [e for e in result.errors if e.is_note]
     if problems:
         body.append("<h2>Problems with the submission</h2><ul>")
         body += [f"<li><code>{escape(e.message)}</code>" + (f" (line {e.line})" if e.line else "")
                  + (f"<pre>{escape(e.excerpt)}</pre>" if e.excerpt else "") + "</li>" for e in problems]
         body.append("</ul>")
-    if notes:
+    if advice:
         body.append("<h2>Notes</h2><ul>")
-        body += [f"<li>{escape(e.message)}</li>" for e in notes]
+        body += [f"<li>{escape(e.message)}</li>" for e in advice]
         body.append("</ul>")
     rows = []
     for name in function_names(spec, [result]):

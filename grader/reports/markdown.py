@@ -65,7 +65,7 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
     out: list[str] = [f"# {md_text(spec.title or spec.assignment)}", "",
                       f"**{score_line(result)}**", ""]
     problems = [e for e in result.errors if not e.is_note]
-    notes = [e for e in result.errors if e.is_note]
+    advice = [e for e in result.errors if e.is_note]
     if problems:
         out += ["## Problems with the submission", ""]
         for error in problems:
@@ -74,9 +74,9 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
             if error.excerpt:
                 out += ["", md_block(error.excerpt), ""]
         out.append("")
-    if notes:
+    if advice:
         out += ["## Notes", ""]
-        out += [f"- {md_text(e.message)}" for e in notes]
+        out += [f"- {md_text(e.message)}" for e in advice]
         out.append("")
 
     out += ["## Functions", "",
@@ -114,8 +114,11 @@ def render_feedback(result: SubmissionResult, spec: Spec) -> str:
         out.append("")
 
     failed = [t for t in public_tests(result) if not t.passed]
-    said = [(name, not_run_message([t for t in failed if t.function == name])) for name in function_names(spec, [result])]
-    said = [(name, why) for name, why in said if why]
+    said: list[tuple[str, str]] = []
+    for name in function_names(spec, [result]):
+        why = not_run_message([t for t in failed if t.function == name])
+        if why:
+            said.append((name, why))
     if said:
         out += ["## Cases not run", ""]
         out += [f"- {md_code(name)}: {md_text(why)}" for name, why in said]
