@@ -42,7 +42,7 @@ def with_roster(results: Sequence[SubmissionResult], spec: Spec, roster: Roster,
     """One result per roster student (those who handed in nothing score 0), then the rest."""
     joined, strays = join(roster, results, spec)
     missing = len(joined) - len(results)
-    say(f"roster {roster.path.name}: {len(roster.rows)} students by {roster.id_column!r}; "
+    say(f"roster {roster.path.name}: {len({i for i in roster.ids if i})} students by {roster.id_column!r}; "
         f"{missing} handed in nothing")
     if strays:
         say(f"warning: {len(strays)} submission(s) match no roster row: {', '.join(strays[:10])}")

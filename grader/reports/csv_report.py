@@ -105,12 +105,20 @@ class CsvReporter(BaseReporter):
     def roster_gradebook(self, results: Sequence[SubmissionResult], spec: Spec, names: list[str], roster: Any) -> str:
         """The roster as the LMS exported it, every student on it, with the grades added."""
         total_column = str(self.options.get("total_column") or spec.title or spec.assignment)
-        scores = [total_column, *(f"{spec.assignment}: {name}" for name in names)]
-        header = [column for column in roster.header if column not in scores]
+        # The roster's own grade column gets the total: Canvas's "Title (id)", Moodle worksheet's "Grade".
+        own = [c for c in roster.header if c == total_column or c.startswith(total_column + " (")] or \
+              [c for c in roster.header if c == "Grade"]
+        total_column = own[0] if own else total_column
+        parts = [f"{spec.assignment}: {name}" for name in names]
+        header = [column for column in roster.header if column not in parts]
+        if total_column not in header:
+            header.append(total_column)
         by_id = {r.submission: r for r in results}
-        rows: list[list[Any]] = [header + scores]
+        rows: list[list[Any]] = [header + parts]
         for row in roster.rows:
             r = by_id.get(roster.key(row))
-            cells = [text_cell(row.get(column) or "") for column in header]
-            rows.append(cells + ([number(r.score), *(_function_score(r, name) for name in names)] if r else [""] * len(scores)))
+            cells = {column: text_cell(row.get(column) or "") for column in header}
+            if r is not None:
+                cells[total_column] = number(r.score)
+            rows.append([cells[c] for c in header] + ([_function_score(r, name) for name in names] if r else [""] * len(parts)))
         return _render(rows)
