@@ -9,15 +9,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
 
 from conftest import FIXTURES
-from grader.judge.verdict import FunctionResult, SubmissionResult, TestResult, Violation
+from grader.judge.verdict import SubmissionResult, TestResult, Violation
 from grader.reports import write_reports
 from grader.reports._common import all_violations, banned_counts, natural_key
 from grader.reports._plots import time_axis_limits
-from grader.reports.terminal import render_check, render_to_text
-from grader.spec.loader import load_spec
 from grader.static.syntax import syntax_problem
 
 MINI = FIXTURES / "specs" / "mini.yaml"

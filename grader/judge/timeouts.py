@@ -14,7 +14,8 @@ from .score import Observation
 
 
 class _Outcome(Protocol):
-    status: str
+    @property
+    def status(self) -> str: ...
 
 
 def _trailing_timeouts(results: Sequence[_Outcome]) -> int:
