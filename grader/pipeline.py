@@ -151,9 +151,13 @@ class FunctionGrader:
                 else:
                     hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
                     watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
-                    expected = {"expected": [p.expected for p in planned]} if language.wants_expected else {}
+                    # every session takes stop= (the consecutive-timeout rule); a language that
+                    # reads the expected values gets them too
+                    options: dict[str, Any] = {"stop": streak.should_stop}
+                    if language.wants_expected:
+                        options["expected"] = [p.expected for p in planned]
                     calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags,
-                                              stop=streak.should_stop, **expected)
+                                              **options)
                     fn_tests = []
                     for p, call in zip(planned, calls):
                         fn_violations += runtime_violations(call, fn, p.case.name)

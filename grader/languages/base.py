@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from grader.judge.verdict import ErrorKind
@@ -86,12 +86,8 @@ class FunctionSession(Protocol):
     def load(self) -> "LoadResult": ...
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
-                  watch: bool | Sequence[bool] = False,
-                  stop: "Callable[[Sequence[CallResult]], bool] | None" = None) -> "list[CallResult]":
-        """One result per (args, time limit); a language with ``wants_expected`` also takes ``expected=[...]``.
-
-        ``stop`` is asked after every result; when it says so the remaining calls are not made
-        and the list is shorter (the consecutive-timeout rule, grader.judge.timeouts)."""
+                  watch: bool | Sequence[bool] = False) -> "list[CallResult]":
+        """One result per (args, time limit); a language with ``wants_expected`` also takes ``expected=[...]``."""
         ...
 
 

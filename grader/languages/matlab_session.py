@@ -19,7 +19,7 @@ import secrets
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from grader.languages import matlab_values as mv
 from grader.run import process
@@ -272,8 +272,11 @@ class OctaveSession:
         return self._calls(function, [(args, time_limit)], [watch], [expected], classes)[0]
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
-                  watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None) -> list[CallResult]:
-        """Every case of a function in one request; a case that kills Octave costs that case only."""
+                  watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None,
+                  stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
+        """Every case of a function in one request; a case that kills Octave costs that case only.
+
+        ``stop`` (the consecutive-timeout rule) is accepted; Octave serves the request whole, so every case runs."""
         flags = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         wanted = list(expected) if expected is not None else [None] * len(calls)
         return self._calls(function, calls, flags, wanted)
