@@ -93,7 +93,8 @@ def find_function(fn: FunctionSpec, names: Sequence[str], taken: Sequence[str] =
     others = [n for n in names if n not in taken and not n.startswith("__")]
     folded = {_folded(n): n for n in others}
     near = [folded[f] for f in difflib.get_close_matches(_folded(fn.name), list(folded), n=1, cutoff=0.75)]
-    hint = f" (your file defines {near[0]}: did you mean {fn.name}?)" if near else ""
+    case = "; names are case-sensitive" if near and near[0].lower() == fn.name.lower() else ""
+    hint = f" (your file defines {near[0]}: did you mean {fn.name}?{case})" if near else ""
     return None, f"function {fn.name} is not defined{hint}"
 
 

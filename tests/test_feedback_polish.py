@@ -58,7 +58,7 @@ def test_a_misnamed_function_gets_did_you_mean(tmp_path):
     student.write_text(GOOD.replace("def divmod2(", "def div_mod2(").replace("def shout(", "def Shout("))
     out = " ".join(grader("check", MINI, student).stdout.split())
     assert "function divmod2 is not defined (your file defines div_mod2: did you mean divmod2?)" in out
-    assert "function shout is not defined (your file defines Shout: did you mean shout?)" in out
+    assert "function shout is not defined (your file defines Shout: did you mean shout?; names are case-sensitive)" in out
     other = tmp_path / "other.py"
     other.write_text(GOOD.replace("def shout(", "def yell("))
     assert "did you mean" not in grader("check", MINI, other).stdout

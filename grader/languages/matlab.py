@@ -49,8 +49,9 @@ class MatlabSession:
         return self.octave.load
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
-                  watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None) -> "list[CallResult]":
-        results = self.octave.call_many(function, calls, watch=watch, expected=expected)
+                  watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None,
+                  stop: Any = None) -> "list[CallResult]":
+        results = self.octave.call_many(function, calls, watch=watch, expected=expected, stop=stop)
         return [self._student_terms(r) for r in results]
 
     def _student_terms(self, result: "CallResult") -> "CallResult":
