@@ -7,20 +7,35 @@ in the sandbox, call every function on every case, judge each answer, total the 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Sequence
 
 from grader.judge.compare import JudgeContext
 from grader.judge.score import Observation, judge_case, score_function, total
 from grader.judge.verdict import SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
-from grader.run.sandbox import CallResult, Sandbox
+from grader.run.sandbox import CallResult, LoadResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
 from grader.submissions import Submission
 
 
-def observe(result: CallResult, limit: float) -> Observation:
-    """Phrase what the sandbox saw in the student's terms; tracebacks go to staff only."""
+def observe(result: CallResult, limit: float, public: bool = True) -> Observation:
+    """Phrase what the sandbox saw in the student's terms; tracebacks go to staff only.
+
+    Of a hidden case the student learns the outcome and nothing the code chose: an
+    exception's type and message, an exit code or printed text could carry the case's
+    inputs out, so they go to the staff-only field and the message is the parent's own.
+    """
+    seen = _observe(result, limit)
+    if public or seen.outcome == "returned":
+        return seen
+    generic = {"raised": "raised an exception on a hidden case", "crashed": "crashed on a hidden case",
+               "timeout": f"did not finish within the {limit:.3g} s time limit on a hidden case"}[seen.outcome]
+    return replace(seen, stdout="", message=generic, staff={**seen.staff, "message": seen.message})
+
+
+def _observe(result: CallResult, limit: float) -> Observation:
     staff: dict[str, Any] = {}
     if result.exception:
         staff["traceback"] = result.exception.get("traceback", "")
@@ -40,6 +55,11 @@ def observe(result: CallResult, limit: float) -> Observation:
     if result.status == "protocol":
         return Observation("raised", None, result.time_s, result.stdout, f"the result could not be accepted: {result.detail}", staff)
     return Observation("crashed", None, result.time_s, result.stdout, f"the program crashed: {result.detail or 'the process died'}", staff)
+
+
+def _unloaded(load: LoadResult) -> CallResult:
+    """The hidden cases' verdict when the module loaded for the public ones but not again."""
+    return CallResult("crashed", detail=f"the module could not be loaded again for the hidden cases ({load.kind})")
 
 
 def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
@@ -101,36 +121,60 @@ class FunctionGrader:
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, source, submission.main or "")
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
         suspicious = any(violations.values())
+        public = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if p.case.is_public]
+        hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
+        # Public and hidden cases never share a process: whatever a submission keeps from a
+        # hidden case (inputs in a global, a file) cannot come back out through a public one.
+        load, calls = self._run_cases(submission, public or hidden, suspicious)
+        if not load.ok:
+            where = f" (line {load.lineno})" if load.lineno else ""
+            message = f"{load.message}{where}"
+            errors.append(SubmissionError(load.kind, message, line=load.lineno))
+            return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
+        if public and hidden:
+            hidden_load, hidden_calls = self._run_cases(submission, hidden, suspicious)
+            calls.update(hidden_calls if hidden_load.ok else
+                         {id(p): _unloaded(hidden_load) for p in hidden})
+        functions, tests = {}, []
+        for fn in self.spec.functions:
+            found_as, missing = find_function(fn, load.names)
+            fn_violations = list(violations.get(fn.name, []))
+            planned = self.plan.for_function(fn.name)
+            if found_as is None:
+                errors.append(SubmissionError("missing-function", missing, function=fn.name))
+                fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
+            else:
+                fn_tests = []
+                for p in planned:
+                    call = calls[id(p)]
+                    fn_violations += runtime_violations(call, fn, p.case.name)
+                    fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit, p.case.is_public),
+                                               self.context(fn, p)))
+            result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
+            functions[fn.name] = result
+            tests += fn_tests
+        return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
+                     duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
+
+    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], suspicious: bool) -> tuple[LoadResult, dict[int, CallResult]]:
+        """Load the submission in a fresh session and run ``planned`` there, one case at a time."""
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
+        calls: dict[int, CallResult] = {}
+        assert submission.main is not None
         with self.sandbox.session(submission.files, submission.main, watch=watch) as session:
-            load = session.load
-            if not load.ok:
-                where = f" (line {load.lineno})" if load.lineno else ""
-                message = f"{load.message}{where}"
-                errors.append(SubmissionError(load.kind, message, line=load.lineno))
-                return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
-            functions, tests = {}, []
+            if not session.load.ok:
+                return session.load, calls
             for fn in self.spec.functions:
-                found_as, missing = find_function(fn, load.names)
-                fn_violations = [v for v in violations.get(fn.name, [])]
-                planned = self.plan.for_function(fn.name)
-                if found_as is None:
-                    errors.append(SubmissionError("missing-function", missing, function=fn.name))
-                    fn_tests = _not_run(fn, planned, missing, lambda p, fn=fn: self.context(fn, p))
-                else:
-                    hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
-                    watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
-                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags)
-                    fn_tests = []
-                    for p, call in zip(planned, calls):
-                        fn_violations += runtime_violations(call, fn, p.case.name)
-                        fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit), self.context(fn, p)))
-                result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
-                functions[fn.name] = result
-                tests += fn_tests
-            return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
-                         duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
+                found_as, _ = find_function(fn, session.load.names)
+                mine = [p for p in planned if p.case.function == fn.name]
+                if found_as is None or not mine:
+                    continue
+                hidden_index = {id(p): i for i, p in enumerate(q for q in self.plan.for_function(fn.name) if not q.case.is_public)}
+                flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in mine]
+                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine], watch=flags)
+                calls.update((id(p), r) for p, r in zip(mine, results))
+            return session.load, calls
 
     def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:
         functions, tests = {}, []

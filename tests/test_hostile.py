@@ -238,21 +238,59 @@ def test_no_process_left(hostile_run):
     assert not hostile_run["leftovers"], "processes left after the run:\n" + "\n".join(hostile_run["leftovers"])
 
 
-def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_run):
-    """One submission can make no report fail and no file grow past the bounds (issue #12, classes 7 and 8)."""
-    from grader.judge.bounds import MAX_RESULT_CHARS
-    from grader.reports import REPORT_ERRORS, write_reports
+@pytest.fixture(scope="module")
+def hostile_reports(hostile_run):
+    """Every report format written for the hostile batch; writer failures collected."""
+    from grader.reports import write_reports
     from grader.spec.loader import load_spec
 
     assert hostile_run["finished"], "the batch did not finish"
-    out = hostile_run["out"]
-    results = list(hostile_run["results"].values())
     failed: list[str] = []
-    write_reports(results, load_spec(SPEC), out, ["csv", "gradescope", "junit", "markdown", "html"],
+    write_reports(list(hostile_run["results"].values()), load_spec(SPEC), hostile_run["out"],
+                  ["csv", "gradescope", "junit", "markdown", "html"],
                   on_error=lambda name, message: failed.append(f"{name}: {message}"))
-    assert not failed and not (out / REPORT_ERRORS).exists(), failed
+    return {"out": hostile_run["out"], "failed": failed}
+
+
+def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_reports):
+    """One submission can make no report fail and no file grow past the bounds (issue #12, classes 7 and 8)."""
+    from grader.judge.bounds import MAX_RESULT_CHARS
+    from grader.reports import REPORT_ERRORS
+
+    out = hostile_reports["out"]
+    assert not hostile_reports["failed"] and not (out / REPORT_ERRORS).exists(), hostile_reports["failed"]
     per_submission = {p.name: p.stat().st_size for p in out.glob("*.json") if p.name != "summary.json"}
-    assert per_submission and max(per_submission.values()) <= 1.1 * MAX_RESULT_CHARS * 2, per_submission  # UTF-8: <= 2 bytes/char here
+    assert per_submission and max(per_submission.values()) <= 2.2 * MAX_RESULT_CHARS, per_submission
     sizes = {str(p.relative_to(out)): p.stat().st_size for p in out.rglob("*") if p.is_file() and p.name != "grader.sqlite3"}
     biggest = max(sizes, key=sizes.get)
     assert sizes[biggest] <= 8_000_000, f"{biggest} is {sizes[biggest]:,} bytes"
+
+
+# What the attacks of class 2 write around the inputs they try to smuggle out.
+LEAK_MARKERS = ("LEAKED", "hidden input", "INPUT [", "In_")
+
+
+def _hidden_inputs() -> set[str]:
+    from grader.plan import make_plan
+    from grader.spec.loader import load_spec
+
+    plan = make_plan(load_spec(SPEC))
+    public = {repr(a) for cases in plan.cases.values() for p in cases if p.case.is_public for a in p.case.args}
+    return {repr(a) for cases in plan.cases.values() for p in cases if not p.case.is_public
+            for a in p.case.args if len(repr(a)) >= 12 and repr(a) not in public}
+
+
+def test_no_hidden_input_reaches_any_student_facing_output(hostile_run, hostile_reports):
+    """Class 2: hidden inputs stay in the parent, whatever a submission prints, raises or returns."""
+    import json
+
+    out = hostile_reports["out"]
+    facing = {f"{r.submission} (JSON without staff fields)": json.dumps(r.to_json(include_staff=False))
+              for r in hostile_run["results"].values()}
+    for pattern in ("gradescope/*/results.json", "feedback/*.md", "*.json"):
+        facing.update({str(p.relative_to(out)): p.read_text(errors="replace") for p in out.glob(pattern)})
+    hidden = _hidden_inputs()
+    assert len(hidden) > 50
+    leaks = [f"{where}: {needle!r}" for where, text in facing.items()
+             for needle in (*LEAK_MARKERS, *hidden) if needle in text]
+    assert not leaks, "hidden inputs reached student-facing output:\n" + "\n".join(leaks[:20])

@@ -2,7 +2,7 @@
 
 HIDDEN is in hidden cases' args/expected/actual: no output file may contain it.
 HIDDEN_NOTE (hidden message/stdout/staff) and STAFF (tracebacks) may only appear in the
-staff-facing per-submission JSON, which is SubmissionResult.to_json() by contract.
+staff-only per-submission JSON under DIR/staff/, which is SubmissionResult.to_json() by contract.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_no_file_contains_hidden_values(tmp_path):
     for path in written:
         data = path.read_bytes()
         assert batch.HIDDEN.encode() not in data, path
-        if path.parent == tmp_path and path.suffix == ".json" and path.name != "summary.json":
+        if path.parent == tmp_path / "staff":
             continue  # the staff JSON verdict keeps messages and tracebacks
         assert batch.HIDDEN_NOTE.encode() not in data, path
         assert batch.STAFF.encode() not in data, path

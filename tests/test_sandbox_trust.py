@@ -36,3 +36,15 @@ def test_a_reply_of_the_wrong_shape_is_a_protocol_violation_even_with_the_right_
         assert r.status == "protocol", r
         assert "wrong type" in r.detail or "unknown field" in r.detail or "malformed" in r.detail, r.detail
         assert r.watch_hits == ()
+
+
+# ----------------------------------------------------------------- class 5: nothing outlives a session
+@pytest.mark.parametrize("kind", ["shm", "key", "abstract", "scratch"])
+def test_nothing_a_session_leaves_is_found_by_the_next(sb, kind):
+    with session(sb, "leftovers.py") as first:
+        left = first.call(f"{kind}_leave", [], time_limit=5)
+        assert left.status == "ok", left
+    with session(sb, "leftovers.py") as second:
+        found = second.call(f"{kind}_find", [], time_limit=5)
+        assert found.status == "ok" and found.value is None, (kind, left.value, found)
+

@@ -150,12 +150,18 @@ class Session:
             return None
 
     def _spawn(self, first: bool) -> LoadResult:
+        """A fresh child; the student's files go to it over its own channel, never through
+        the zygote, so no later session can find them in memory it inherits."""
         self._drop_chan()
         nonce = secrets.token_hex(16)
-        msg = {"op": "spawn", "files": self._files, "main": self.main, "limits": self._limits_msg(),
+        msg = {"op": "spawn", "main": self.main, "limits": self._limits_msg(),
                "nonce": nonce, "load_time_limit": self.load_time_limit}
         reply, fd = self.sandbox._request(msg, want_fd=True)
         self._chan = socket.socket(fileno=fd)
+        failed = self._send({"files": self._files})
+        if failed:
+            self._restart = True
+            return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
         return self._await_load(nonce)
 
     def _await_load(self, nonce: str) -> LoadResult:
@@ -240,11 +246,8 @@ class Session:
             return CallResult("crashed", detail=_status_detail(status, self.limits))
         return None
 
-    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict | None, CallResult | None, float]:
-        """Read one reply line: (message, None, wall) or (None, failure, wall).
-
-        ``final``: no other line may follow it (a streamed batch has more to come).
-        """
+    def _receive(self, nonce: str, backstop: float, time_charged: float) -> tuple[dict | None, CallResult | None, float]:
+        """Read the one reply line of a request: (message, None, wall) or (None, failure, wall)."""
         t0 = time.perf_counter()
         line, why = self._read_reply(time.monotonic() + backstop)
         wall = time.perf_counter() - t0
@@ -264,7 +267,7 @@ class Session:
             m = messages.check(codec.loads_line(line), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if final and self._reply_pending():
+            if self._reply_pending():
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
         except codec.CodecError as e:
@@ -341,54 +344,14 @@ class Session:
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False) -> list[CallResult]:
-        """Call ``function`` once per ``(args, time_limit)``, in one round trip where possible.
+        """Call ``function`` once per ``(args, time_limit)``, one case at a time.
 
-        ``watch`` turns the runtime monitor on for every call, or per call.
-
-        Same verdicts as calling :meth:`call` for each: whenever the batch cannot be
-        trusted as a whole (a hard kill, a crash, a forged or oversized reply), the cases
-        it did not answer are run again one request each in a fresh child.
+        ``watch`` turns the runtime monitor on for every call, or per call.  The child
+        receives a case only when the one before it has answered: it never holds the
+        inputs of a case it has not yet been asked to run.
         """
-        if self._closed:
-            raise SandboxError("the session is closed")
-        if not self.load.ok:
-            return [self._not_loaded() for _ in calls]
         watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
-        jobs = [(a, t, w) for (a, t), w in zip(calls, watched)]
-        results: list[CallResult] = []
-        while len(results) < len(jobs):
-            pending = jobs[len(results):]
-            if len(pending) == 1 or self._ensure_child():
-                results += [self.call(function, a, time_limit=t, watch=w) for a, t, w in pending]
-                break
-            items: list[dict[str, Any]] = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
-                      "w": list(self.watch) if w else None} for a, t, w in pending]
-            req: dict[str, Any] = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
-            failure = self._send(req)
-            if failure:
-                results.append(failure)
-                continue
-            for index, item in enumerate(items):
-                # Each case has its own backstop, counted from the end of the one before.
-                m, failure, wall = self._receive(req["n"], item["wl"] * 1.1 + 1.0, item["t"], final=False)
-                if failure:
-                    results.append(failure)
-                    break  # the child is gone; the rest run in a fresh one
-                assert m is not None  # _receive gives a message or a failure
-                try:
-                    if m.get("i") != index:
-                        raise codec.CodecError("wrote a result line out of order (a forged line)")
-                    results.append(self._result(m, wall))
-                    if m.get("last") is True or index == len(items) - 1:
-                        if self._reply_pending():
-                            raise codec.CodecError("wrote more result lines than cases")
-                        break
-                except codec.CodecError as e:
-                    if len(results) > len(jobs) - len(pending) + index:
-                        results.pop()
-                    results.append(self._protocol_failure(e, wall))
-                    break
-        return results
+        return [self.call(function, a, time_limit=t, watch=w) for (a, t), w in zip(calls, watched)]
 
     def close(self) -> None:
         if self._closed:

@@ -97,6 +97,9 @@ class PortableChild(Child):
         self.reader = pipes
         self.sink = _Sink(self.out_cap)
 
+    def _receive_files(self):
+        pass                                 # the parent wrote them into the scratch folder
+
     def _setup(self):
         sys.dont_write_bytecode = True       # no __pycache__ in the student's scratch
         for p in self.cfg["sys_path"]:

@@ -34,6 +34,7 @@ from _gradechild.linux import (
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
     drop_all_caps,
+    forbid_keyrings,
     mount,
     prctl,
 )
@@ -120,6 +121,8 @@ class Child:
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
+            if self.isolated:
+                forbid_keyrings()
         try:
             os.setsid()
         except OSError:
@@ -347,22 +350,6 @@ class Child:
     def _call(self, req):
         self._reply(self._run(req))
 
-    def _calls(self, req):
-        """Several cases of one function in one request, one reply line per case as it ends.
-
-        Saves a round trip per case while the parent still times every case on its own.
-        Stops after the first case that needs a fresh child (threads left behind, memory
-        exhausted, runaway recursion), marking that line ``last``.
-        """
-        items = req["c"]
-        for i, item in enumerate(items):
-            res = self._run({"n": req["n"], "f": req["f"], **item})
-            res["i"] = i
-            res["last"] = bool(res.get("restart")) or i == len(items) - 1
-            self._reply(res)
-            if res["last"]:
-                return
-
     def _run(self, req):
         nonce = req["n"]
         t_limit = float(req["t"])
@@ -448,8 +435,16 @@ class Child:
         self._kill_other_processes()
         return res
 
+    def _receive_files(self):
+        """The student's files come on this child's own channel, never through the zygote."""
+        first = self.reader.readline()
+        if first is None:
+            os._exit(0)
+        self.msg["files"] = codec.loads_line(first)["files"]
+
     def run(self) -> None:
         self.msg.setdefault("nonce", "")
+        self._receive_files()
         self._setup()
         self._load()
         while True:
@@ -459,7 +454,5 @@ class Child:
             req = codec.loads_line(line)
             if req.get("op") == "call":
                 self._call(req)
-            elif req.get("op") == "calls":
-                self._calls(req)
             else:
                 os._exit(0)
