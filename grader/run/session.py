@@ -246,18 +246,43 @@ class Session:
             return CallResult("crashed", detail=_status_detail(status, self.limits))
         return None
 
-    def _receive(self, nonce: str, backstop: float, time_charged: float) -> tuple[dict | None, CallResult | None, float]:
+    def _cpu_now(self) -> float | None:
+        """The kernel's count of the slot's CPU seconds, or None where nothing measures it."""
+        m = getattr(self.sandbox, "meter", None)
+        return m.cpu_seconds() if m is not None else None
+
+    def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None, hard: float):
+        """Wait for the reply line.  At the wall-clock backstop a call that is still gaining
+        CPU time but has not used its limit is only slowed by a busy machine: wait on (up to
+        ``hard`` seconds), so the verdict rests on CPU time; a call gaining none is blocked."""
+        t0 = time.monotonic()
+        deadline = t0 + backstop
+        last = cpu0
+        while True:
+            line, why = self._read_reply(deadline)
+            now_cpu = self._cpu_now() if why == "timeout" and cpu0 is not None else None
+            if now_cpu is None or last is None:
+                return line, why
+            progressing = now_cpu - last > 0.002
+            if not (progressing and now_cpu - cpu0 < time_limit and time.monotonic() - t0 < hard):
+                return line, why
+            last, deadline = now_cpu, time.monotonic() + 0.5
+
+    def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
+                 hard: float = 0.0) -> tuple[dict | None, CallResult | None, float]:
         """Read the one reply line of a request: (message, None, wall) or (None, failure, wall)."""
         t0 = time.perf_counter()
-        line, why = self._read_reply(time.monotonic() + backstop)
+        line, why = self._read_answer(backstop, time_limit, cpu0, hard)
         wall = time.perf_counter() - t0
         if why:
             status = self._kill_child()
             self._restart = True
             if why == "timeout":
-                self._cpu_used += time_charged
-                return None, CallResult("timeout", time_s=time_charged, wall_s=wall,
-                                        detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
+                used = self._cpu_now()
+                charged = used - cpu0 if used is not None and cpu0 is not None else time_limit
+                self._cpu_used += charged
+                return None, CallResult("timeout", time_s=charged, wall_s=wall,
+                                        detail=f"no answer within {wall:.1f} s of wall-clock time; the process "
                                                f"was killed{self._BACKSTOP_HINT}"), wall
             if why == "oversized":
                 return None, CallResult("protocol", wall_s=wall,
@@ -282,15 +307,20 @@ class Session:
             msg = f"protocol violation: {msg}"
         return CallResult("protocol", wall_s=wall, detail=msg)
 
-    def _result(self, m: dict, wall: float) -> CallResult:
-        """One case's reply, decoded with the same suspicion as everything from the child."""
+    def _result(self, m: dict, wall: float, time_limit: float, measured: float | None) -> CallResult:
+        """One case's reply, decoded with the same suspicion as everything from the child.
+
+        ``measured``: the CPU time the kernel counted for the slot during the call (every
+        process and thread of the session); when there is one, it is the time of the
+        verdict and the child's own figure is ignored.
+        """
         status = m.get("status")
         if status not in ("ok", "error", "timeout", "crashed", "protocol"):
             raise codec.CodecError(f"unknown status {status!r}")
         value = codec.decode(m.get("value")) if status == "ok" else None
         hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         raw_cpu: Any = m.get("cpu")
-        cpu = float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0
+        cpu = measured if measured is not None else (float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0)
         raw_wall: Any = m.get("wall")
         cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
         self._cpu_used += cpu
@@ -299,8 +329,13 @@ class Session:
         out = _str(m.get("stdout"))
         if m.get("truncated") is True:
             out += "\n[output truncated]"
+        detail = _str(m.get("detail"))
+        if status == "ok" and cpu > time_limit:
+            status, value = "timeout", None
+            detail = f"used {cpu:.2f} s of CPU time, counted by the kernel over all its processes and threads; " \
+                     f"the limit is {time_limit:g} s"
         return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
-                          exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
+                          exception=_exc(m.get("exception")), detail=detail,
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
     def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
@@ -323,20 +358,24 @@ class Session:
         if failed:
             return _ready(failed)
         time_limit = float(time_limit)
-        wall_limit = 3 * time_limit + 0.5
-        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
+        backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
+        hard = 10 * time_limit + 5.0               # code slowed by a busy machine may run this long
+        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": hard,
                "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
+        cpu0 = self._cpu_now()
         failure = self._send(req)
         if failure:
             return _ready(failure)
 
         def finish() -> CallResult:
-            m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
+            m, failure, wall = self._receive(req["n"], backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
             if failure:
                 return failure
             assert m is not None  # _receive gives a message or a failure
+            cpu1 = self._cpu_now()
+            measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
             try:
-                return self._result(m, wall)
+                return self._result(m, wall, time_limit, measured)
             except codec.CodecError as e:
                 return self._protocol_failure(e, wall)
 
