@@ -76,6 +76,7 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> 
             message=f"called banned {hit.get('banned')} while running case {case_name}",
         )
         for hit in result.watch_hits
+        if hit.get("banned") in fn.bans.names
     ]
     if result.tampered:
         found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
@@ -121,19 +122,18 @@ class FunctionGrader:
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, source, submission.main or "")
-        suspicious = any(violations.values())
         public = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if p.case.is_public]
         hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
         # Public and hidden cases never share a process: whatever a submission keeps from a
         # hidden case (inputs in a global, a file) cannot come back out through a public one.
-        load, calls = self._run_cases(submission, public or hidden, suspicious)
+        load, calls = self._run_cases(submission, public or hidden)
         if not load.ok:
             where = f" (line {load.lineno})" if load.lineno else ""
             message = f"{load.message}{where}"
             errors.append(SubmissionError(load.kind, message, line=load.lineno))
             return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
         if public and hidden:
-            hidden_load, hidden_calls = self._run_cases(submission, hidden, suspicious)
+            hidden_load, hidden_calls = self._run_cases(submission, hidden)
             calls.update(hidden_calls if hidden_load.ok else
                          {id(p): _unloaded(hidden_load) for p in hidden})
         functions, tests = {}, []
@@ -157,7 +157,7 @@ class FunctionGrader:
         return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
                      duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
 
-    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], suspicious: bool) -> tuple[LoadResult, dict[int, CallResult]]:
+    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase]) -> tuple[LoadResult, dict[int, CallResult]]:
         """Load the submission in a fresh session and run ``planned`` there, one case at a time."""
         watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
         calls: dict[int, CallResult] = {}
@@ -170,9 +170,9 @@ class FunctionGrader:
                 mine = [p for p in planned if p.case.function == fn.name]
                 if found_as is None or not mine:
                     continue
-                hidden_index = {id(p): i for i, p in enumerate(q for q in self.plan.for_function(fn.name) if not q.case.is_public)}
-                flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in mine]
-                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine], watch=flags)
+                # The tripwires cost nothing until a banned callable is called: every case is watched.
+                watched = bool(fn.bans.names) and fn.bans.runtime != "off"
+                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine], watch=watched)
                 calls.update((id(p), r) for p, r in zip(mine, results))
             return session.load, calls
 

@@ -60,3 +60,55 @@ def test_cpu_time_hidden_from_the_child_is_still_counted(sb, how):
         assert r.time_s >= 0.4, r
         fine = s.call("honest", [0.05], time_limit=0.4)
         assert fine.status == "ok" and fine.value == 42 and 0.04 <= fine.time_s < 0.4, fine
+
+
+# ----------------------------------------------------------------- class 4: a neighbour cannot cause a timeout
+def test_a_neighbour_burning_every_core_does_not_make_an_honest_call_time_out(sb):
+    import threading
+
+    box = {}
+
+    def neighbour():
+        with Sandbox(sb.profile, Limits(), slot=SLOT + 1) as other:
+            with session(other, "neighbour.py") as s:
+                box["neighbour"] = s.call("burn_all_cores", [6.0], time_limit=30)
+
+    t = threading.Thread(target=neighbour)
+    t.start()
+    try:
+        import time
+        time.sleep(1.0)  # the neighbour's threads are running
+        with session(sb, "neighbour.py") as s:
+            # Tight limits: each call needs 0.15 s of CPU, allowed 0.3 s; the wall-clock
+            # backstop (1.4 s) is shorter than a starved call may take on a loaded machine.
+            results = [s.call("honest", [0.15], time_limit=0.3) for _ in range(5)]
+    finally:
+        t.join()
+    assert all(r.status == "ok" and r.value == 42 for r in results), results
+    assert box["neighbour"].status in ("ok", "timeout"), box
+
+
+# ----------------------------------------------------------------- class 6: the tripwires see every call
+BANS = ["builtins.sum", "statistics.mean", "numpy.sum"]
+
+
+@pytest.mark.parametrize("how, banned", [
+    ("via_map", "builtins.sum"), ("via_sorted_key", "builtins.sum"), ("via_reduce", "builtins.sum"),
+    ("only_when_unwatched", "builtins.sum"), ("via_import_in_call", "statistics.mean"),
+    ("via_alias_taken_at_import", "statistics.mean"), ("via_getattr_builtins", "builtins.sum"),
+    ("via_ndarray_method", "numpy.sum"),
+])
+def test_every_way_of_calling_a_banned_function_is_seen(sb, how, banned):
+    with session(sb, "ban_evasions.py", watch=BANS) as s:
+        r = s.call(how, [[[1, 2], [3, 4]]], time_limit=10, watch=True)
+        assert r.status == "ok", r
+        assert r.value != "careful", "the submission could tell it was watched"
+        assert [h["banned"] for h in r.watch_hits] == [banned], (how, r.watch_hits)
+        assert r.watch_hits[0]["line"] > 0 and not r.tampered
+
+
+def test_library_code_using_sum_for_itself_and_clean_code_are_not_findings(sb):
+    with session(sb, "ban_evasions.py", watch=BANS) as s:
+        for how in ("library_uses_sum_for_itself", "clean"):
+            r = s.call(how, [[[1, 2], [3, 4]]], time_limit=10, watch=True)
+            assert r.status == "ok" and r.watch_hits == () and not r.tampered, (how, r)

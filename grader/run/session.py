@@ -154,7 +154,7 @@ class Session:
         the zygote, so no later session can find them in memory it inherits."""
         self._drop_chan()
         nonce = secrets.token_hex(16)
-        msg = {"op": "spawn", "main": self.main, "limits": self._limits_msg(),
+        msg = {"op": "spawn", "main": self.main, "limits": self._limits_msg(), "watch": list(self.watch),
                "nonce": nonce, "load_time_limit": self.load_time_limit}
         reply, fd = self.sandbox._request(msg, want_fd=True)
         self._chan = socket.socket(fileno=fd)
