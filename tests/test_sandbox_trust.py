@@ -112,3 +112,27 @@ def test_library_code_using_sum_for_itself_and_clean_code_are_not_findings(sb):
         for how in ("library_uses_sum_for_itself", "clean"):
             r = s.call(how, [[[1, 2], [3, 4]]], time_limit=10, watch=True)
             assert r.status == "ok" and r.watch_hits == () and not r.tampered, (how, r)
+
+
+def _corpus():
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_bans_static import ENTRIES
+    return ENTRIES
+
+
+@pytest.mark.parametrize("entry", _corpus(), ids=lambda e: e.path.stem)
+def test_every_corpus_file_through_the_deployed_runtime_layers(sb, entry):
+    """Tripwires plus the profile hook for C methods, in a real session: every banned call a
+    corpus file makes at run time is seen (tampering with the profile hook no longer hides one)."""
+    names = [n for n in entry.policy if "(" not in n]
+    source = entry.source + f"\n\ndef corpus_call():\n    return {entry.call}\n"
+    with sb.session({"student.py": source}, "student.py", watch=names) as s:
+        assert s.load.ok, s.load
+        r = s.call("corpus_call", [], time_limit=10, watch=True)
+    seen = {h["banned"] for h in r.watch_hits}
+    expected = entry.runtime - {"tampered"}
+    assert expected <= seen or ("tampered" in entry.runtime and r.tampered), (r, expected)
+    assert seen <= expected | set(names), r
+    if not entry.runtime:
+        assert not seen and not r.tampered, r
