@@ -30,7 +30,7 @@ HOSTILE = ROOT / "submissions" / "hostile"
 HONEST = ["correct_loops", "banned_sum_helper", "war_off_by_one"]
 WATCHED = [ROOT / "reference", ROOT / "specs", ROOT / "submissions"]
 SANDBOX_UID_MIN = 61000
-DEADLINE_S = 110.0
+DEADLINE_S = 300.0  # ~60 hostile submissions; generous for a loaded 2-core machine
 HOST_LITTER = ["/tmp/daemon_was_here", "/tmp/filler_0.bin", "/var/tmp/filler_0.bin", "/dev/shm/filler_0.bin",
                str(ROOT / "filler_0.bin"), str(ROOT / "submissions" / "filler_0.bin"), str(HOSTILE / "filler_0.bin")]
 

@@ -40,33 +40,11 @@ def reach(edges: Mapping, starts: Iterable[ast.AST]) -> set:
     return seen
 
 
-# Decorators that return the function (or a plain wrapper of it) without storing it away.
-_INERT_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "lru_cache", "cache", "wraps",
-                               "cached_property", "total_ordering", "dataclass", "setter", "getter", "deleter"})
-
-
-def _decorator_name(node: ast.expr) -> str:
-    while isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else ""
-
-
-def escaped_units(tree: ast.Module) -> list[ast.AST]:
-    """Defs handed to a decorator the analysis does not know: the decorator runs on import
-    and may register the function anywhere (a list of handlers, a dict of commands), from
-    where any graded function may call it, so it counts as reachable from every one."""
-    return [node for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and any(_decorator_name(d) not in _INERT_DECORATORS for d in node.decorator_list)]
-
-
 def graded_units(tree: ast.Module, module_env: Mapping, edges: Mapping,
                  graded: Mapping[str, Sequence[str]]) -> dict[str, set]:
     """Graded function name -> every unit it may run (its own reach plus the module's)."""
     defs = list(_top_level_defs(tree))
-    base = reach(edges, [tree, *escaped_units(tree)])
+    base = reach(edges, [tree])
     out = {}
     for name, accepted in graded.items():
         names = set(accepted) | {name}
