@@ -266,8 +266,9 @@ def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_report
     assert sizes[biggest] <= 8_000_000, f"{biggest} is {sizes[biggest]:,} bytes"
 
 
-# What the attacks of class 2 write around the inputs they try to smuggle out.
-LEAK_MARKERS = ("LEAKED", "hidden input", "INPUT [", "In_")
+# What the attacks of class 2 write around the inputs they try to smuggle out of hidden cases
+# only (printing or raising on public cases is the student's own business).
+LEAK_MARKERS = ("LEAKED", "hidden input")
 
 
 def _hidden_inputs() -> set[str]:
@@ -276,8 +277,17 @@ def _hidden_inputs() -> set[str]:
 
     plan = make_plan(load_spec(SPEC))
     public = {repr(a) for cases in plan.cases.values() for p in cases if p.case.is_public for a in p.case.args}
-    return {repr(a) for cases in plan.cases.values() for p in cases if not p.case.is_public
-            for a in p.case.args if len(repr(a)) >= 12 and repr(a) not in public}
+    found = set()
+    for cases in plan.cases.values():
+        for p in cases:
+            if p.case.is_public:
+                continue
+            for a in p.case.args:
+                if len(repr(a)) >= 12 and repr(a) not in public:
+                    found.add(repr(a))
+                    if isinstance(a, list) and all(type(x) is int for x in a):
+                        found.add("_".join(map(str, a)))   # spelled into a name
+    return found
 
 
 def test_no_hidden_input_reaches_any_student_facing_output(hostile_run, hostile_reports):
