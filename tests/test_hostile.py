@@ -28,6 +28,11 @@ from test_corpus import ROOT, check_expectations, describe, grade_batch, load_ex
 SPEC = ROOT / "specs" / "hw7_iteration.yaml"
 HOSTILE = ROOT / "submissions" / "hostile"
 HONEST = ["correct_loops", "banned_sum_helper", "war_off_by_one"]
+# Honest files handed in under names built to forge a terminal line or run as a spreadsheet
+# formula (class 10): graded like their originals, displayed and exported harmlessly.
+EVIL_IDS = {"\x1b[2K\r\x1b[32mtop_student 60 of 50\x1b[0m": "war_off_by_one",
+            '=HYPERLINK("http:__evil","grades")': "correct_loops", "bob;=1+1": "banned_sum_helper",
+            "carol\u202e05 fo 06": "war_off_by_one"}
 WATCHED = [ROOT / "reference", ROOT / "specs", ROOT / "submissions"]
 SANDBOX_UID_MIN = 61000
 DEADLINE_S = 300.0  # ~60 hostile submissions; generous for a loaded 2-core machine
@@ -139,6 +144,8 @@ def hostile_run(tmp_path_factory):
         build(batch / name)
     for name in HONEST:
         shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", batch / f"{name}.py")
+    for evil, original in EVIL_IDS.items():
+        shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{original}.py", batch / f"{evil}.py")
     alone = tmp_path_factory.mktemp("honest_alone")
     for name in HONEST:
         shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", alone / f"{name}.py")
@@ -196,7 +203,8 @@ def test_batch_finishes(hostile_run):
     assert hostile_run["finished"], f"the batch with hostile submissions did not finish within {DEADLINE_S} s"
     assert hostile_run["error"] is None, f"the batch raised {hostile_run['error']!r}"
     graded = set(hostile_run["results"])
-    assert graded == set(HOSTILE_NAMES) | set(HONEST), f"not graded: {sorted(set(HOSTILE_NAMES) | set(HONEST) - graded)}"
+    wanted = set(HOSTILE_NAMES) | set(HONEST) | set(EVIL_IDS)
+    assert graded == wanted, f"not graded: {sorted(wanted - graded)}"
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
@@ -304,3 +312,26 @@ def test_no_hidden_input_reaches_any_student_facing_output(hostile_run, hostile_
     leaks = [f"{where}: {needle!r}" for where, text in facing.items()
              for needle in (*LEAK_MARKERS, *hidden) if needle in text]
     assert not leaks, "hidden inputs reached student-facing output:\n" + "\n".join(leaks[:20])
+
+
+def test_evil_ids_are_graded_like_their_originals_and_shown_harmlessly(hostile_run, hostile_reports):
+    """Class 10: a name that forges a terminal line or a spreadsheet formula changes nothing."""
+    import csv
+    import re
+
+    from grader.reports.terminal import render_summary
+    from grader.spec.loader import load_spec
+    from rich.console import Console
+
+    results = hostile_run["results"]
+    for evil, original in EVIL_IDS.items():
+        assert results[evil].score == hostile_run["alone"][original].score, evil
+    buffer = __import__("io").StringIO()
+    Console(file=buffer, force_terminal=True, width=300).print(render_summary(list(results.values()), load_spec(SPEC)))
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", buffer.getvalue())  # rich's own colours
+    assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "top_student 60 of 50" in shown  # shown, with its escape codes spelled out
+    rows = list(csv.reader((hostile_reports["out"] / "grades.csv").open(newline="")))
+    for row in rows[1:]:
+        for piece in re.split(r"[,;\t|\r\n]", row[0]):
+            assert not piece.strip().startswith(("=", "+", "-", "@")), row[0]
