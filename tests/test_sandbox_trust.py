@@ -53,8 +53,8 @@ def test_nothing_a_session_leaves_is_found_by_the_next(sb, kind):
 @pytest.mark.parametrize("how", ["fake_process_time", "cancel_cpu_timer", "work_in_a_fork",
                                  "work_in_a_thread_started_at_import", "forge_a_fast_reply"])
 def test_cpu_time_hidden_from_the_child_is_still_counted(sb, how):
-    assert sb.meter is not None, "this machine should measure CPU time from outside (cgroup or /proc)"
     with session(sb, "cheat_clock.py") as s:
+        assert sb.meter is not None, "this machine should measure CPU time from outside (cgroup or /proc)"
         r = s.call(how, [1.2], time_limit=0.4)
         assert r.status == "timeout", (how, r)
         assert r.time_s >= 0.4, r
@@ -136,3 +136,17 @@ def test_every_corpus_file_through_the_deployed_runtime_layers(sb, entry):
     assert seen <= expected | set(names), r
     if not entry.runtime:
         assert not seen and not r.tampered, r
+
+
+def test_without_cgroups_the_process_tree_in_proc_is_the_meter(sb):
+    """The fallback (no root, no cgroup): utime+stime+cutime+cstime over the slot's tree."""
+    from grader.run.meter import ProcTree, proc_available
+
+    assert proc_available()
+    with Sandbox(sb.profile, Limits(), slot=SLOT + 2) as other:
+        with session(other, "cheat_clock.py") as s:
+            other.meter = ProcTree(other._proc.pid)
+            r = s.call("work_in_a_fork", [1.2], time_limit=0.4)
+            fine = s.call("honest", [0.05], time_limit=0.4)
+    assert r.status == "timeout" and r.time_s >= 0.4, r
+    assert fine.status == "ok" and fine.value == 42, fine

@@ -116,6 +116,7 @@ def make_cgroup(slot: int, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
     no writable hierarchy)."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.path.isdir(CG_ROOT):
         return None
+    _remove_stale()
     # At the top level, like any process: a slot competes for CPU as one task would.
     name = f"grader-{os.getpid()}-slot{slot}"
     slot_cg = CgroupSlot("cgroup-v1")
@@ -147,6 +148,23 @@ def make_cgroup(slot: int, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
     if pids:
         _write(os.path.join(pids, "pids.max"), str(nproc + 16))
     return slot_cg
+
+
+def _remove_stale() -> None:
+    """Empty groups left by a grader that was killed (its pid is gone)."""
+    for controller in ("cpu", "cpuacct", "memory", "pids", "unified"):
+        root = os.path.join(CG_ROOT, controller)
+        try:
+            entries = [e for e in os.listdir(root) if e.startswith("grader-") and "-slot" in e]
+        except OSError:
+            continue
+        for entry in entries:
+            pid = entry[len("grader-"):].split("-slot")[0]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                try:
+                    os.rmdir(os.path.join(root, entry))
+                except OSError:
+                    pass
 
 
 def _make_v2(name: str, *, memory_mb: int, nproc: int) -> CgroupSlot | None:

@@ -275,10 +275,10 @@ class Session:
         line, why = self._read_answer(backstop, time_limit, cpu0, hard)
         wall = time.perf_counter() - t0
         if why:
+            used = self._cpu_now()      # before the kill: a killed tree's time is in flight to its reapers
             status = self._kill_child()
             self._restart = True
             if why == "timeout":
-                used = self._cpu_now()
                 charged = used - cpu0 if used is not None and cpu0 is not None else time_limit
                 self._cpu_used += charged
                 return None, CallResult("timeout", time_s=charged, wall_s=wall,
