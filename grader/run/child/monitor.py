@@ -43,6 +43,7 @@ _getprofile = sys.getprofile
 _thread_setprofile = threading.setprofile
 _thread_getprofile = getattr(threading, "getprofile", None)
 _THIS_FILE = os.path.normcase(os.path.abspath(__file__))
+_HARNESS_DIR = os.path.join(os.path.dirname(_THIS_FILE), "")   # the child harness is never the student
 
 # --------------------------------------------------------------------------------------
 # Name tables shared with the static analysis
@@ -244,7 +245,7 @@ class CallWatcher:
             path = os.path.normcase(os.path.abspath(filename)) if not filename.startswith("<") else filename
             if files is not None:
                 return (filename, frame.f_lineno) if path in files else None
-            if filename.startswith("<frozen") or path == _THIS_FILE or path.startswith(_LIB_DIRS):
+            if filename.startswith("<frozen") or path.startswith(_HARNESS_DIR) or path.startswith(_LIB_DIRS):
                 return None
             return (filename, frame.f_lineno)
         return None
