@@ -79,7 +79,7 @@ def static_seconds(spec: Spec, submissions: Sequence[Submission]) -> float:
     for sub in submissions:
         if not sub.problems:
             try:
-                static_violations(spec, sub.source(), sub.main or "")
+                static_violations(spec, sub.lang, sub.source(), sub.main or "")
             except Exception:
                 pass
     return time.perf_counter() - start

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader.submissions import discover  # noqa: E402
 from grader.tournament import runner  # noqa: E402
-from grader.tournament.config import TournamentConfig  # noqa: E402
+from grader.spec.model import TournamentSpec  # noqa: E402
 from grader.tournament.game import game_class  # noqa: E402
 
 TARGET = 100.0
@@ -63,7 +63,7 @@ def main() -> int:
     args = parser.parse_args()
     game = game_class(ROOT / "reference" / "comp10001go_game.py")({})
     source = (ROOT / "reference" / "comp10001go.py").read_text()
-    config = TournamentConfig()
+    config = TournamentSpec()
     best = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.students):

@@ -1,29 +1,28 @@
-"""Grade a whole class: parallel sandbox slots, the resumable store, progress, reports.
+"""Grade a whole class on this machine: parallel sandbox slots feeding one grading session.
 
-Each finished submission is saved to the store and written to its JSON file before the
-next one is taken, so an interrupted run loses nothing; a rerun skips what is current.
+Each finished submission goes through the session (grader.session) to the store, its JSON
+file and the progress bar before the next one is taken, so an interrupted run loses
+nothing; a rerun skips what is current.
 """
 from __future__ import annotations
 
 import queue
 import threading
-import time
-import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Sequence
 
 from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
 from grader.plan import make_plan
 from grader.run.sandbox import IsolationProfile, Limits, Sandbox
+from grader.session import Grader, GradingSession, Outcome, Sink, internal_error, open_session
 from grader.spec.model import Spec
-from grader.store import Store
 from grader.submissions import Submission
 
+__all__ = ["BatchOptions", "BatchOutcome", "Grader", "ProgramGrader", "grader_factory", "internal_error", "run_batch"]
 
-class Grader(Protocol):
-    def grade(self, submission: Submission) -> SubmissionResult: ...
+BatchOutcome = Outcome
 
 
 @dataclass
@@ -33,33 +32,30 @@ class BatchOptions:
     regrade: bool = False
     limits: Limits = field(default_factory=Limits)
     profile: IsolationProfile | None = None
+    sinks: Sequence[Sink] = ()  # streaming reporters, after the store and the JSON files
 
 
-@dataclass
-class BatchOutcome:
-    results: list[SubmissionResult]
-    graded: int
-    skipped: int
-    elapsed_s: float
+GraderFactory = Callable[[int], tuple[Grader, Callable[[], None]]]
 
 
-def grader_factory(spec: Spec, options: BatchOptions, *, visibility: str | None = None) -> Callable[[int], tuple[Grader, Callable[[], None]]]:
-    """Build one grader per sandbox slot; returns (grader, close) pairs on demand."""
+def grader_factory(spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None,
+                   public_only: bool = False) -> GraderFactory:
+    """Build one grader per sandbox slot on demand, as (grader, close) pairs; the spec's kind decides which."""
     if spec.kind == "program":
-        return lambda slot: (ProgramGrader(spec, limits=options.limits, profile=options.profile), lambda: None)
+        return lambda slot: (ProgramGrader(spec, limits=limits, profile=profile, public_only=public_only), lambda: None)
     from grader.pipeline import FunctionGrader
 
-    plan = make_plan(spec, visibility=visibility)
+    plan = make_plan(spec, visibility="public" if public_only else None)
 
     def make(slot: int) -> tuple[Grader, Callable[[], None]]:
-        sandbox = Sandbox(options.profile, options.limits, slot=slot)
+        sandbox = Sandbox(profile, limits or Limits(), slot=slot)
         return FunctionGrader(plan, sandbox), sandbox.close
 
     return make
 
 
 class ProgramGrader:
-    """Adapts the program pipeline (grader.programs) to the batch: unreadable files never reach it."""
+    """Adapts the program pipeline (grader.programs) to the session: unreadable files never reach it."""
 
     def __init__(self, spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None,
                  public_only: bool = False):
@@ -69,8 +65,6 @@ class ProgramGrader:
         self.public_only = public_only
 
     def grade(self, submission: Submission) -> SubmissionResult:
-        from dataclasses import replace
-
         from grader.programs.grade import grade_program
 
         if submission.problems:
@@ -79,31 +73,43 @@ class ProgramGrader:
         result = grade_program(self.spec, submission.id, submission.files, limits=self.limits, profile=self.profile,
                                public_only=self.public_only)
         notes = tuple(SubmissionError(SubmissionError.NOTE, n) for n in submission.notes)
-        return replace(result, errors=result.errors + notes) if notes else result
+        # One digest for every kind: the submission's own, which the store's resume rule compares.
+        return replace(result, errors=result.errors + notes, submission_digest=submission.digest, spec_digest=self.spec.digest)
 
 
-def internal_error(spec: Spec, submission: Submission, exc: BaseException) -> SubmissionResult:
-    """A grader bug on one submission becomes that submission's error; the batch goes on."""
-    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    error = SubmissionError("internal-error", f"the grader failed on this submission ({detail}); please report it")
-    return total(spec, submission.id, {}, [], [error], submission_digest=submission.digest, extra={"traceback": traceback.format_exc()})
+def grade_in_pool(session: GradingSession, make: GraderFactory, todo: Sequence[Submission], jobs: int) -> None:
+    """Grade ``todo`` in ``jobs`` sandbox slots, each verdict delivered to the session as it finishes."""
+    work: queue.Queue[Submission] = queue.Queue()
+    for sub in todo:
+        work.put(sub)
+    failures: list[BaseException] = []
 
+    def worker(slot: int) -> None:
+        try:
+            grader, close = make(slot)
+        except BaseException as exc:
+            failures.append(exc)
+            return
+        try:
+            while not failures:
+                try:
+                    sub = work.get_nowait()
+                except queue.Empty:
+                    return
+                session.grade(grader, sub)
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            close()
 
-def reuse_current(
-    spec: Spec, submissions: Sequence[Submission], options: BatchOptions, store: Store,
-    on_result: Callable[[SubmissionResult, bool], None],
-) -> tuple[dict[str, SubmissionResult], list[Submission]]:
-    """The resume rule of every executor: a stored result of the same spec and files is reused."""
-    reused: dict[str, SubmissionResult] = {}
-    todo: list[Submission] = []
-    for sub in submissions:
-        previous = None if options.regrade else store.current(spec.assignment, sub.id, spec.digest, sub.digest)
-        if previous:
-            reused[sub.id] = previous
-            on_result(previous, True)
-        else:
-            todo.append(sub)
-    return reused, todo
+    threads = [threading.Thread(target=worker, args=(slot,), daemon=True) for slot in range(max(1, min(jobs, len(todo))))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.2)
+    if failures:
+        raise failures[0]
 
 
 def run_batch(
@@ -112,54 +118,10 @@ def run_batch(
     options: BatchOptions,
     *,
     on_result: Callable[[SubmissionResult, bool], None] = lambda result, skipped: None,
-) -> BatchOutcome:
-    from grader.reports import write_submission_json
-
-    started = time.perf_counter()
-    store = Store(options.out_dir)
-    results, pending = reuse_current(spec, submissions, options, store, on_result)
-    skipped = len(results)
-    todo: queue.Queue[Submission] = queue.Queue()
-    for sub in pending:
-        todo.put(sub)
-    lock = threading.Lock()
-    failures: list[BaseException] = []
-
-    def worker(slot: int, make: Callable[[int], tuple[Grader, Callable[[], None]]]) -> None:
-        grader, close = make(slot)
-        try:
-            while True:
-                try:
-                    sub = todo.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    result = grader.grade(sub)
-                except Exception as exc:  # one submission's grader failure must not stop the class
-                    result = internal_error(spec, sub, exc)
-                store.save(result)
-                write_submission_json(result, options.out_dir)
-                with lock:
-                    results[sub.id] = result
-                on_result(result, False)
-        except BaseException as exc:
-            failures.append(exc)
-        finally:
-            close()
-
-    try:
-        if not todo.empty():
-            make = grader_factory(spec, options)
-            slots = max(1, min(options.jobs, todo.qsize()))
-            threads = [threading.Thread(target=worker, args=(slot, make), daemon=True) for slot in range(slots)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                while t.is_alive():
-                    t.join(0.2)
-            if failures:
-                raise failures[0]
-    finally:
-        store.close()
-    ordered = [results[s.id] for s in submissions if s.id in results]
-    return BatchOutcome(ordered, len(ordered) - skipped, skipped, time.perf_counter() - started)
+) -> Outcome:
+    """Grade a class locally: resume, then the pool, every verdict through one session."""
+    with open_session(spec, options.out_dir, regrade=options.regrade, sinks=options.sinks, on_result=on_result) as session:
+        todo = session.pending(submissions)
+        if todo:
+            grade_in_pool(session, grader_factory(spec, limits=options.limits, profile=options.profile), todo, options.jobs)
+        return session.outcome(submissions)

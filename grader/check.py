@@ -11,8 +11,9 @@ from pathlib import Path
 
 from grader.errors import ExitCode, GraderError
 from grader.judge.verdict import SubmissionResult
-from grader.plan import make_plan
-from grader.run.sandbox import Sandbox, probe
+from grader.batch import grader_factory
+from grader.run.sandbox import probe
+from grader.session import GradingSession
 from grader.spec.loader import load_spec
 from grader.spec.model import Spec
 from grader.submissions import from_file
@@ -33,20 +34,18 @@ def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     path = Path(file)
     if not path.is_file():
         raise GraderError(f"no such file: {file}", exit_code=ExitCode.USAGE)
-    submission = from_file(path, spec.submission_files)
+    submission = from_file(path, spec.submission_files, languages=spec.languages)
     profile = probe()
     if not profile.secure:
         print(f"note: running your code with limited isolation ({profile.describe()}); time limits still apply", file=sys.stderr)
-    if spec.kind == "program":
-        from grader.batch import ProgramGrader
-
-        return ProgramGrader(spec, profile=profile, public_only=True).grade(submission), spec
-    from grader.pipeline import FunctionGrader
-
-    spec = public_only(spec)
-    plan = make_plan(spec, visibility="public")
-    with Sandbox(profile) as sandbox:
-        return FunctionGrader(plan, sandbox).grade(submission), spec
+    if spec.kind == "functions":
+        spec = public_only(spec)
+    grader, close = grader_factory(spec, profile=profile, public_only=True)(0)
+    try:
+        with GradingSession(spec) as session:  # the same path after the judge as a class, with no store
+            return session.grade(grader, submission), spec
+    finally:
+        close()
 
 
 def run_check(spec_path: str, file: str) -> int:

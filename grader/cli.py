@@ -113,7 +113,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
     spec = load_spec(args.spec)
     profile = resolve_profile(args)
-    submissions = discover(args.targets, spec.submission_files)
+    submissions = discover(args.targets, spec.submission_files, languages=spec.languages)
     if not submissions:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
     formats = parse_formats(args.format)
@@ -156,10 +156,10 @@ def cmd_bans(args: argparse.Namespace) -> int:
     from grader.submissions import from_file
 
     spec = load_spec(args.spec)
-    sub = from_file(Path(args.file), spec.submission_files)
+    sub = from_file(Path(args.file), spec.submission_files, languages=spec.languages)
     if sub.problems:
         raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)
-    findings = findings_for(spec, sub.source(), args.file)
+    findings = findings_for(spec, sub.lang, sub.source(), args.file)
     if not findings:
         print(f"{args.file}: no banned functions found ({', '.join(spec.bans.names) or 'nothing is banned'})")
         return ExitCode.OK
@@ -222,4 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as `python -m grader.cli`, this file is the module `__main__`, while feature plug-ins register
+    # their commands on `grader.cli`: start that module's main so every sub-command is offered.
+    from grader.cli import main as package_main
+
+    sys.exit(package_main())

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from grader.judge.compare import JudgeContext
 from grader.judge.score import Observation, judge_case, score_function, total
-from grader.judge.verdict import SubmissionError, SubmissionResult, TestResult, Violation
+from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, LoadResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
-from grader.submissions import Submission
+from grader.languages import get_language
+from grader.submissions import Submission, wrong_language
 
 
 def observe(result: CallResult, limit: float, public: bool = True) -> Observation:
@@ -107,7 +108,8 @@ class FunctionGrader:
         self.sandbox = sandbox
 
     def context(self, fn: FunctionSpec, planned: PlannedCase) -> JudgeContext:
-        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name)
+        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name,
+                            validators=self.plan.validators)
 
     def grade(self, submission: Submission) -> SubmissionResult:
         started = time.perf_counter()
@@ -115,13 +117,14 @@ class FunctionGrader:
         errors += [SubmissionError(SubmissionError.NOTE, note) for note in submission.notes]
         if submission.problems:
             return self._without_running(submission, errors, started, submission.problems[0][1])
-        if not (submission.main or "").endswith(".py"):
-            message = f"{self.spec.assignment} is a Python assignment: hand in a .py file, not {submission.main}"
+        if submission.language not in self.spec.languages:
+            message = wrong_language(submission.main or submission.id, [get_language(n) for n in self.spec.languages])
             errors.append(SubmissionError("wrong-language", message))
             return self._without_running(submission, errors, started, message)
+        language = submission.lang
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
-        violations = static_violations(self.spec, source, submission.main or "")
+        violations = static_violations(self.spec, language, source, submission.main, submission.files)
         public = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if p.case.is_public]
         hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
         # Public and hidden cases never share a process: whatever a submission keeps from a
@@ -130,7 +133,7 @@ class FunctionGrader:
         if not load.ok:
             where = f" (line {load.lineno})" if load.lineno else ""
             message = f"{load.message}{where}"
-            errors.append(SubmissionError(load.kind, message, line=load.lineno))
+            errors.append(SubmissionError(cast(ErrorKind, load.kind), message, line=load.lineno))
             return self._without_running(submission, errors, started, f"the file could not be loaded: {message}", stdout=load.stdout)
         if public and hidden:
             hidden_load, hidden_calls = self._run_cases(submission, hidden)
@@ -159,10 +162,12 @@ class FunctionGrader:
 
     def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase]) -> tuple[LoadResult, dict[int, CallResult]]:
         """Load the submission in a fresh session and run ``planned`` there, one case at a time."""
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names})
+        language = submission.lang
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) \
+            if language.runtime_bans else []
         calls: dict[int, CallResult] = {}
         assert submission.main is not None
-        with self.sandbox.session(submission.files, submission.main, watch=watch) as session:
+        with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
             if not session.load.ok:
                 return session.load, calls
             for fn in self.spec.functions:
@@ -171,8 +176,10 @@ class FunctionGrader:
                 if found_as is None or not mine:
                     continue
                 # The tripwires cost nothing until a banned callable is called: every case is watched.
-                watched = bool(fn.bans.names) and fn.bans.runtime != "off"
-                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine], watch=watched)
+                watched = bool(watch) and bool(fn.bans.names) and fn.bans.runtime != "off"
+                expected = {"expected": [p.expected for p in mine]} if language.wants_expected else {}
+                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
+                                            watch=watched, **expected)
                 calls.update((id(p), r) for p, r in zip(mine, results))
             return session.load, calls
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from grader.errors import GraderError
+from grader.judge.validators import Validator, load_validators
 from grader.spec.loader import load_trusted_module
 from grader.spec.model import Case, FunctionSpec, Spec
 
@@ -29,6 +30,7 @@ class Plan:
     spec: Spec
     reference: ModuleType | None  # None for a frozen student bundle
     cases: dict[str, tuple[PlannedCase, ...]]  # function name -> its cases, in spec order
+    validators: Mapping[str, Validator] = field(default_factory=dict)  # the spec's, by name
 
     def for_function(self, name: str) -> tuple[PlannedCase, ...]:
         return self.cases[name]
@@ -75,10 +77,12 @@ def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:
     def chosen(fn: FunctionSpec) -> list[Case]:
         return [c for c in fn.cases if visibility is None or c.visibility == visibility]
 
+    validators = load_validators(spec.validators)
     if spec.frozen:
-        return Plan(spec=spec, reference=None, cases={fn.name: plan_frozen(fn, chosen(fn)) for fn in spec.functions})
+        return Plan(spec=spec, reference=None, cases={fn.name: plan_frozen(fn, chosen(fn)) for fn in spec.functions},
+                    validators=validators)
     if spec.reference is None:
         raise GraderError(f"spec {spec.path} names no reference module")
     reference = load_trusted_module(spec.reference, "reference")
     cases = {fn.name: plan_function(fn, reference, chosen(fn)) for fn in spec.functions}
-    return Plan(spec=spec, reference=reference, cases=cases)
+    return Plan(spec=spec, reference=reference, cases=cases, validators=validators)

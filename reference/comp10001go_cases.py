@@ -10,7 +10,6 @@ of one 52-card deck.
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 
 ORDER = "A234567890JQK"  # index + 1 == value

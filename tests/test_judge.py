@@ -5,9 +5,11 @@ import types
 
 import pytest
 
+from conftest import ROOT
+
 from grader.judge.compare import COMPARATORS, JudgeContext, judge
 from grader.judge.score import Observation, judge_case, score_function
-from grader.judge.validators import VALIDATORS
+from grader.judge.validators import load_validators
 from grader.judge.verdict import Violation
 from grader.spec.model import BanPolicy, Case, Compare, FunctionSpec, TimeLimit
 
@@ -94,8 +96,11 @@ GO = types.SimpleNamespace(
 )
 
 
+GO_VALIDATORS = load_validators(ROOT / "reference" / "comp10001go_validators.py")
+
+
 def test_go_play_validator():
-    ctx = JudgeContext(args=([], 0, ["QC", "2S"]), reference=GO)
+    ctx = JudgeContext(args=([], 0, ["QC", "2S"]), reference=GO, validators=GO_VALIDATORS)
     play = Compare("validator", {"name": "go_play"})
     assert judge("QC", "2S", play, ctx).passed
     assert "not in the hand" in judge("QC", "3S", play, ctx).message
@@ -104,7 +109,7 @@ def test_go_play_validator():
 
 def test_go_group_validator_with_quality():
     history = [["2S", "x", "x", "x"], ["2C", "x", "x", "x"], ["3H", "x", "x", "x"]]
-    ctx = JudgeContext(args=(history, 0), reference=GO)
+    ctx = JudgeContext(args=(history, 0), reference=GO, validators=GO_VALIDATORS)
     group = Compare("validator", {"name": "go_group", "quality": True})
     best = [["2S", "2C"], ["3H"]]
     assert judge(best, [["2C", "2S"], ["3H"]], group, ctx).passed
@@ -118,7 +123,7 @@ def test_go_group_validator_with_quality():
 
 def test_every_declared_mode_is_registered():
     assert set(COMPARATORS) == {"exact", "float", "string", "unordered", "partitions"}
-    assert {"go_play", "go_group"} <= set(VALIDATORS)
+    assert set(GO_VALIDATORS) == {"go_play", "go_group"}
 
 
 def make_fn(points=10.0, penalty="zero", names=("builtins.sum",), n=4, deduct=0.0):

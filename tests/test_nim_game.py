@@ -12,7 +12,7 @@ import pytest
 from grader.cli import main
 from grader.errors import ExitCode
 from grader.spec.loader import load_trusted_module
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Reply, game_class
 from grader.tournament.match import play_game
 from grader.tournament.players import BotPlayer
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "specs" / "nim.yaml"
 NIM = game_class(ROOT / "reference" / "nim_game.py")
 RULES = load_trusted_module(ROOT / "reference" / "nim_game.py", "game")
-CONFIG = TournamentConfig()
+CONFIG = TournamentSpec()
 
 
 class Scripted:

@@ -422,10 +422,13 @@ def test_reference_passes_grader_judges():
     from grader.spec import loader
     from grader.spec.model import MISSING
 
+    from grader.judge.validators import load_validators
+
     spec = loader.load_spec(SPEC_PATH)
+    validators = load_validators(spec.validators)
     for fn in spec.functions:
         for case in fn.cases:
-            ctx = compare.JudgeContext(args=case.args, reference=go, function=fn.name)
+            ctx = compare.JudgeContext(args=case.args, reference=go, function=fn.name, validators=validators)
             expected = getattr(go, fn.name)(*case.args)
             assert compare.judge(expected, getattr(go, fn.name)(*case.args), fn.compare, ctx).passed
             if case.expected is not MISSING:

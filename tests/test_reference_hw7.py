@@ -263,7 +263,7 @@ def test_legality_checks_can_fail():
 
 def test_generators_cover_the_edge_cases():
     outcomes: dict[str, set] = {name: set() for name in FUNCTIONS}
-    for function, generator, args in _generated_cases():
+    for function, _generator, args in _generated_cases():
         result = getattr(ref, function)(*args)
         if function in ("scrabbleScore", "war", "blackJack"):
             outcomes[function].add(result)

@@ -105,7 +105,7 @@ def test_check_never_names_hidden_cases():
 
 def test_class_table_and_terminal_reporter():
     text = render_to_text(render_summary(RESULTS, SPEC), width=160)
-    assert "scrabbleScore" in text and "10 ban" in text and "syntax_error" in text
+    assert "scrabbleScore" in text and "10 ban" in text and "syntax" in text
     buffer = io.StringIO()
     console = Console(file=buffer, width=160, color_system=None)
     assert TerminalReporter({"console": console}).write(RESULTS, SPEC, Path("unused")) == []

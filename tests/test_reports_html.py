@@ -68,7 +68,7 @@ def test_self_contained_with_real_charts(tmp_path):
     for path in [report / "index.html", *sorted((report / "students").glob("*.html"))]:
         page = _parse(path)
         assert not any(tag in ("script", "link", "iframe") for tag, _ in page.tags), path
-        for tag, attrs in page.tags:
+        for _tag, attrs in page.tags:
             for key in ("src", "href"):
                 value = attrs.get(key) or ""
                 assert not value.startswith(("http:", "https:", "//")), value

@@ -65,9 +65,9 @@ def test_wrong_answers_fail_and_broken_code_errors(tmp_path):
     assert case("hw_demo.carol", "sum_list", "basic").find("error").get("type") == "banned"
     assert case("hw_demo.carol", "bonus", "bonus_case").find("error").get("type") == "error"
     assert case("hw_demo.dave", "scrabbleScore", "multiline").find("error").get("type") == "crashed"
-    missing = case("hw_demo.dave", "sum_list", "submission: missing_function")
+    missing = case("hw_demo.dave", "sum_list", "submission: missing-function")
     assert missing.find("error").get("message") == "function sum_list is not defined"
-    syntax = suites["hw_demo.eve"].find("testcase[@name='submission: syntax_error']")
+    syntax = suites["hw_demo.eve"].find("testcase[@name='submission: syntax']")
     assert syntax.find("error") is not None
     assert case("hw_demo.alice", "bonus", "bonus_case").find("*") is None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader.spec.loader import load_trusted_module
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Reply, game_class
 from grader.tournament.match import play_game as engine_play_game, shared_wins
 
@@ -17,7 +17,7 @@ REF = load_trusted_module(ROOT / "reference" / "comp10001go.py", "reference")
 GO = game_class(ROOT / "reference" / "comp10001go_game.py")
 RULES = load_trusted_module(ROOT / "reference" / "comp10001go_game.py", "game")
 DECK, SEATS, deal, default_card, pass_left = RULES.DECK, RULES.SEATS, RULES.deal, RULES.default_card, RULES.pass_left
-CONFIG = TournamentConfig()
+CONFIG = TournamentSpec()
 
 
 def play_game(players, seed, config=CONFIG, options=None, *, game=0):
@@ -183,7 +183,7 @@ def test_a_failing_group_call_is_scored_as_singletons():
 
 def test_the_game_time_limit_stops_calling_a_slow_player():
     slow = Scripted("slow", seconds=0.4)
-    config = TournamentConfig(game_time_limit=1.0)
+    config = TournamentSpec(game_time_limit=1.0)
     record = play_game(table(p0=slow), 6, config)
     assert len(slow.shown) == 3  # 0.4 + 0.4 + 0.4 > 1.0: no fourth call
     kinds = [(f.turn, f.kind) for f in record.faults]

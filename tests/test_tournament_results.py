@@ -6,7 +6,7 @@ from pathlib import Path
 
 from grader.store import Store
 from grader.submissions import Submission
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Fault, game_class
 from grader.tournament.match import GameRecord
 from grader.tournament.results import GameStore, from_json, to_json
@@ -14,7 +14,7 @@ from grader.tournament.runner import Entrant, Seating
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = game_class(ROOT / "reference" / "nim_game.py")
-CONFIG = TournamentConfig()
+CONFIG = TournamentSpec()
 SEATING = Seating(3, 77, ("ann", "bot:random"))
 
 
@@ -31,7 +31,7 @@ def test_the_key_changes_with_whatever_decides_the_game(tmp_path):
         base = key()
         assert key() == base
         assert key(options={"heaps": 4}) != base
-        assert key(config=TournamentConfig(move_time_limit=0.2)) != base
+        assert key(config=TournamentSpec(move_time_limit=0.2)) != base
         assert key(people=entrants(b"def nim_move(h): return [1, 1]\n")) != base  # ann handed in again
         assert key(seating=Seating(3, 77, ("bot:random", "ann"))) != base  # seats swapped
         assert key(seating=Seating(4, 77, ("ann", "bot:random"))) != base
@@ -42,7 +42,7 @@ def test_a_record_reads_back_as_written(tmp_path):
     record = GameRecord(game=3, seed=77, entrants=("ann", "bot:random"), scores=[0.0, 1.0], wins=[0.0, 1.0],
                         faults=[fault], play_time_s=[0.01, 0.0], play_calls=[2, 1], log={"heaps": [1, 2, 3], "moves": []})
     with Store(tmp_path) as store:
-        saved = GameStore(store, "nim", NIM({}), TournamentConfig(), entrants())
+        saved = GameStore(store, "nim", NIM({}), TournamentSpec(), entrants())
         seating = Seating(3, 77, ("ann", "bot:random"))
         assert saved.known([seating]) == {}
         saved.save(seating, record)

@@ -8,10 +8,13 @@ import pytest
 
 from grader.errors import GraderError
 from grader.spec.problems import SpecError
-from grader.tournament.config import TournamentConfig, load_config, load_game, problems_in
+from grader.spec.loader import load_spec
+from grader.spec.model import TournamentSpec
+from grader.tournament.config import load_game
 from grader.tournament.runner import game_seed, schedule
 
 ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def test_game_seeds_depend_on_the_seed_and_game_only():
@@ -51,60 +54,51 @@ def test_two_seat_games_pair_everyone_evenly():
     assert all(sorted(s.entrants) == ["bot:x", "me"] for s in lone)
 
 
-def test_tournament_block_problems_are_located_and_named(tmp_path):
-    spec = tmp_path / "s.yaml"
-    spec.write_text("assignment: x\ntournament:\n  games: 0\n  gmaes: 3\n  rating: {interval: 2}\n")
-    import yaml
+def _spec(tmp_path, block: str):
+    """The mini spec with a tournament part: the loader checks it like any other part."""
+    text = (FIXTURES / "specs" / "mini.yaml").read_text().replace(": mini_", f": {FIXTURES}/specs/mini_")
+    path = tmp_path / "s.yaml"
+    path.write_text(text + "tournament:\n" + block)
+    return path, len(text.splitlines())
 
+
+def test_tournament_block_problems_are_located_and_named(tmp_path):
+    spec, top = _spec(tmp_path, "  games: 0\n  gmaes: 3\n  rating: {interval: 2}\n")
     with pytest.raises(SpecError) as info:
-        load_config(spec, yaml.safe_load(spec.read_text()))
+        load_spec(spec)
     text = "\n".join(map(str, info.value.problems))
-    assert "s.yaml:3:10: tournament.games: must be an integer of at least 1, or 'auto'" in text
-    assert "s.yaml:4:3: tournament.gmaes: unknown key 'gmaes'" in text
+    assert f"s.yaml:{top + 2}:10: tournament.games:" in text
+    assert f"s.yaml:{top + 3}:3: tournament.gmaes: unknown key 'gmaes' (did you mean 'games'?)" in text
     assert "tournament.rating.interval" in text
     assert "'game' is a required property" in text
 
 
 def test_the_game_checks_its_own_options_and_bots(tmp_path):
-    import yaml
-
-    spec = tmp_path / "s.yaml"
     game = (ROOT / "reference" / "comp10001go_game.py").as_posix()
-    spec.write_text(f"assignment: x\ntournament:\n  game: {game}\n  bots: [random, clever]\n"
-                    "  options:\n    default_move: best\n    colour: red\n")
-    raw = yaml.safe_load(spec.read_text())
-    config = load_config(spec, raw)
+    spec, top = _spec(tmp_path, f"  game: {game}\n  bots: [random, clever]\n  options:\n    default_move: best\n    colour: red\n")
     with pytest.raises(SpecError) as info:
-        load_game(spec, config)
+        load_spec(spec)
     text = "\n".join(map(str, info.value.problems))
-    assert "s.yaml:6:19: tournament.options.default_move: 'best' is not one of ['first', 'lowest', 'random']" in text
-    assert "s.yaml:7:5: tournament.options.colour: unknown option 'colour'" in text
-    spec.write_text(f"assignment: x\ntournament:\n  game: {game}\n  bots: [random, clever]\n")
-    with pytest.raises(SpecError, match=r"s.yaml:4:18: tournament.bots\[1\]: the game has no bot 'clever'"):
-        load_game(spec, load_config(spec, yaml.safe_load(spec.read_text())))
+    assert f"s.yaml:{top + 5}:19: tournament.options.default_move: 'best' is not one of ['first', 'lowest', 'random']" in text
+    assert f"s.yaml:{top + 6}:5: tournament.options.colour: unknown key 'colour'" in text
+    assert f"s.yaml:{top + 3}:18: tournament.bots[1]: the game has no bot 'clever'" in text
 
 
 def test_a_plugin_without_a_game_is_a_located_spec_problem(tmp_path):
-    import yaml
-
     (tmp_path / "nogame.py").write_text("RULES = 1\n")
-    spec = tmp_path / "s.yaml"
-    spec.write_text("assignment: x\ntournament:\n  game: nogame.py\n")
-    with pytest.raises(SpecError, match="s.yaml:3:9: tournament.game: the game plug-in .* defines no GAME"):
-        load_game(spec, load_config(spec, yaml.safe_load(spec.read_text())))
-    spec.write_text("assignment: x\ntournament:\n  game: missing.py\n")
+    spec, top = _spec(tmp_path, "  game: nogame.py\n")
+    with pytest.raises(SpecError, match=f"s.yaml:{top + 2}:9: tournament.game: the game plug-in nogame.py defines no GAME"):
+        load_spec(spec)
+    spec, top = _spec(tmp_path, "  game: missing.py\n")
     with pytest.raises(SpecError, match="tournament.game: file not found: missing.py"):
-        load_config(spec, yaml.safe_load(spec.read_text()))
+        load_spec(spec)
 
 
 @pytest.mark.parametrize("name", ["comp10001go", "nim"])
 def test_the_course_specs_have_valid_tournament_blocks(name):
-    import yaml
-
     path = ROOT / "specs" / f"{name}.yaml"
-    raw = yaml.safe_load(path.read_text())
-    assert problems_in(raw["tournament"]) == []
-    config = load_config(path, raw)
-    game = load_game(path, config)
-    assert isinstance(config, TournamentConfig) and config.move_time_limit > 0
+    config = load_spec(path).tournament
+    assert config is not None
+    game = load_game(config)
+    assert isinstance(config, TournamentSpec) and config.move_time_limit > 0
     assert set(config.bots or ()) <= set(game.bots()) and game.roles()

@@ -8,13 +8,13 @@ import pytest
 
 from grader.submissions import discover
 from grader.tournament import runner
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import game_class
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = Path(__file__).resolve().parent / "fixtures" / "tournament"
 GO = game_class(ROOT / "reference" / "comp10001go_game.py")({"group_time_limit": 0.5})
-FAST = TournamentConfig(move_time_limit=0.3, game_time_limit=3.0)
+FAST = TournamentSpec(move_time_limit=0.3, game_time_limit=3.0)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Fault
 from grader.tournament.match import GameRecord, shared_wins
 from grader.tournament.ratings import Rating, chance_above, rate
@@ -29,7 +29,7 @@ GAMES = [
 
 
 def test_tallies_by_hand():
-    rows = {r.entrant: r for r in standings(GAMES, list("abcd"), TournamentConfig())}
+    rows = {r.entrant: r for r in standings(GAMES, list("abcd"), TournamentSpec())}
     assert {e: r.games for e, r in rows.items()} == {"a": 2, "b": 2, "c": 2, "d": 2}
     assert {e: r.mean_score for e, r in rows.items()} == {"a": 4.5, "b": 2.5, "c": 12.5, "d": 8.5}
     assert {e: r.wins for e, r in rows.items()} == {"a": 1.0, "b": 0.0, "c": 0.5, "d": 0.5}
@@ -54,7 +54,7 @@ def test_ratings_are_openskill_on_the_order_of_the_seats():
 
 
 def test_each_row_has_an_interval_and_the_chance_it_is_above_the_next():
-    rows = standings(GAMES, list("abcd"), TournamentConfig(rating_interval=0.95))
+    rows = standings(GAMES, list("abcd"), TournamentSpec(rating_interval=0.95))
     for r in rows:
         assert r.low == pytest.approx(r.rating - 1.959964 * r.sigma, abs=1e-4)
         assert r.high == pytest.approx(r.rating + 1.959964 * r.sigma, abs=1e-4)
@@ -67,7 +67,7 @@ def test_each_row_has_an_interval_and_the_chance_it_is_above_the_next():
 def test_many_one_sided_games_settle_the_order():
     games = [record(g, ["x", "y", "z", "w"][g % 4:] + ["x", "y", "z", "w"][:g % 4], [0, 0, 0, 0]) for g in range(1, 41)]
     games = [record(g.game, g.entrants, [{"x": 9, "y": 5, "z": 2, "w": -1}[e] for e in g.entrants]) for g in games]
-    rows = standings(games, list("xyzw"), TournamentConfig())
+    rows = standings(games, list("xyzw"), TournamentSpec())
     assert [r.entrant for r in rows] == list("xyzw")
     assert unsettled_pairs(rows, 0.95) == []
 
@@ -80,7 +80,7 @@ def test_chance_above():
 
 def test_a_bot_in_two_seats_plays_two_games_and_both_seats_count():
     g = record(1, ["x", "bot:random", "bot:random", "y"], [3, 1, 2, 0])
-    rows = {r.entrant: r for r in standings([g], ["x", "y", "bot:random"], TournamentConfig())}
+    rows = {r.entrant: r for r in standings([g], ["x", "y", "bot:random"], TournamentSpec())}
     assert rows["bot:random"].games == 2 and rows["bot:random"].mean_score == 1.5
     model = PlackettLuce(tau=0.0)
     start = model.rating()

@@ -5,8 +5,8 @@ local batch does, and ships each worker a :class:`RemoteJob`: the spec and the p
 expected values and time limits. Each submission then travels as one task; a worker grades
 it in the same sandbox the local batch uses (one :class:`~grader.run.sandbox.Sandbox` per
 worker thread, created on first use and kept for the run) and sends the verdict back. The
-coordinator saves every verdict to the store and writes its JSON as it arrives, so an
-interrupted distributed run loses nothing either.
+coordinator hands every verdict to the same grading session as the local pool (store, JSON,
+progress) as it arrives, so an interrupted distributed run loses nothing either.
 
 Trust: workers are staff machines. They receive the spec (hidden cases included) and the
 expected answers, which students never see; the reference's source code travels only when
@@ -26,7 +26,6 @@ from __future__ import annotations
 import fcntl
 import tempfile
 import threading
-import time
 import types
 import uuid
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ except ImportError:  # the optional extra is missing: run_on_dask says so in the
 
 if TYPE_CHECKING:
     from grader.batch import BatchOptions, BatchOutcome
+    from grader.session import GradingSession
     from grader.pipeline import FunctionGrader
     from grader.run.sandbox import Limits, Sandbox
 
@@ -81,11 +81,13 @@ class RemoteJob:
     limits: "Limits"
     require_secure: bool | None  # None: the sandbox's default profile; True: refuse an unisolated worker
     reference_source: str | None = None  # only for specs whose validators call the reference
+    validators_source: str | None = None  # the spec's validators module, when it names one
 
     @classmethod
     def from_plan(cls, plan: Plan, options: "BatchOptions") -> "RemoteJob":
         needs_reference = any(fn.compare.mode == "validator" for fn in plan.spec.functions)
         source = Path(plan.spec.reference).read_text(encoding="utf-8") if needs_reference and plan.spec.reference else None
+        validators = plan.spec.validators
         return cls(
             token=uuid.uuid4().hex[:12],
             spec=plan.spec,
@@ -93,6 +95,7 @@ class RemoteJob:
             limits=options.limits,
             require_secure=None if options.profile is None else bool(options.profile.secure),
             reference_source=source,
+            validators_source=Path(validators).read_text(encoding="utf-8") if validators else None,
         )
 
     def plan(self) -> Plan:
@@ -101,7 +104,16 @@ class RemoteJob:
         if self.reference_source is not None:
             # Trusted staff code, run on a trusted staff machine, outside the sandbox (as in the parent).
             exec(compile(self.reference_source, f"<reference of {self.spec.assignment}>", "exec"), module.__dict__)
-        return Plan(spec=self.spec, reference=module, cases=self.cases)
+        return Plan(spec=self.spec, reference=module, cases=self.cases, validators=self._validators())
+
+    def _validators(self) -> dict[str, Any]:
+        if self.validators_source is None:
+            return {}
+        from grader.judge.validators import validators_of
+
+        module = types.ModuleType(f"_grader_validators_remote_{self.token}")
+        exec(compile(self.validators_source, f"<validators of {self.spec.assignment}>", "exec"), module.__dict__)
+        return validators_of(module)
 
 
 class _Slot:
@@ -179,7 +191,7 @@ class SandboxPool(WorkerPlugin):
         return grader
 
     def grade(self, submission: Submission) -> SubmissionResult:
-        from grader.batch import internal_error
+        from grader.session import internal_error
 
         grader = self._grader()  # a failure here is the machine's, not the student's: it propagates
         try:
@@ -209,7 +221,7 @@ def _connect(distributed: types.ModuleType, scheduler: str, timeout: float) -> A
 
 def _task_error(distributed: types.ModuleType, spec: Spec, sub: Submission, exc: BaseException) -> SubmissionResult:
     """A task that failed for good: the submission's fault only if it kept killing workers."""
-    from grader.batch import internal_error
+    from grader.session import internal_error
 
     if isinstance(exc, distributed.KilledWorker):
         return internal_error(spec, sub, RuntimeError(f"every worker that graded it died ({exc})"))
@@ -235,55 +247,50 @@ def run_on_dask(
     ``scheduler`` is an address (``tcp://HOST:8786``) or, for tests and notebooks, a
     running ``distributed.Client`` or ``LocalCluster``.
     """
-    from grader.batch import BatchOutcome
     from grader.plan import make_plan
-    from grader.batch import reuse_current
-    from grader.reports import write_submission_json
-    from grader.store import Store
+    from grader.session import open_session
 
     distributed = require_distributed()
     if spec.kind != "functions":
         raise GraderError("--executor dask grades function assignments only for now",
                           hint="grade program assignments with the default local executor")
-    started = time.perf_counter()
-    store = Store(options.out_dir)
-    try:
-        results, todo = reuse_current(spec, submissions, options, store, on_result)
-        skipped = len(results)
+    with open_session(spec, options.out_dir, regrade=options.regrade, sinks=options.sinks, on_result=on_result) as session:
+        todo = session.pending(submissions)
         if todo:
-            job = RemoteJob.from_plan(make_plan(spec), options)
-            if isinstance(scheduler, distributed.Client):
-                client, owned = scheduler, False
+            _grade_on_cluster(distributed, session, make_plan(spec), options, todo, scheduler, retries, connect_timeout)
+        return session.outcome(submissions)
+
+
+def _grade_on_cluster(distributed: types.ModuleType, session: "GradingSession", plan: Plan, options: "BatchOptions",
+                      todo: Sequence[Submission], scheduler: Any, retries: int, connect_timeout: float) -> None:
+    """One task per submission; each verdict is delivered to the session as it arrives."""
+    spec = plan.spec
+    job = RemoteJob.from_plan(plan, options)
+    if isinstance(scheduler, distributed.Client):
+        client, owned = scheduler, False
+    else:
+        client, owned = _connect(distributed, getattr(scheduler, "scheduler_address", scheduler), connect_timeout), True
+    name = f"grader-{spec.assignment}-{job.token}"
+    futures: dict[Any, Submission] = {}
+    try:
+        client.register_plugin(SandboxPool(job), name=name)
+        for sub in todo:
+            future = client.submit(grade_remote, name, sub, key=f"grade-{sub.id}-{job.token}", pure=False, retries=retries)
+            futures[future] = sub
+        for future in distributed.as_completed(list(futures), loop=client.loop):
+            sub = futures[future]
+            if sub.id in session.results:  # only a submission's first verdict counts
+                continue
+            if future.status == "error":
+                result = _task_error(distributed, spec, sub, future.exception())
             else:
-                client, owned = _connect(distributed, getattr(scheduler, "scheduler_address", scheduler), connect_timeout), True
-            name = f"grader-{spec.assignment}-{job.token}"
-            futures: dict[Any, Submission] = {}
-            try:
-                client.register_plugin(SandboxPool(job), name=name)
-                for sub in todo:
-                    future = client.submit(grade_remote, name, sub, key=f"grade-{sub.id}-{job.token}", pure=False, retries=retries)
-                    futures[future] = sub
-                for future in distributed.as_completed(list(futures), loop=client.loop):
-                    sub = futures[future]
-                    if sub.id in results:  # only a submission's first verdict counts
-                        continue
-                    if future.status == "error":
-                        result = _task_error(distributed, spec, sub, future.exception())
-                    else:
-                        result = future.result()
-                    store.save(result)
-                    write_submission_json(result, options.out_dir)
-                    results[sub.id] = result
-                    on_result(result, False)
-            finally:
-                client.cancel([f for f in futures if not f.done()])
-                try:
-                    client.unregister_worker_plugin(name)  # closes the workers' sandboxes
-                except Exception:  # noqa: BLE001 - the cluster may be gone; the results are saved
-                    pass
-                if owned:
-                    client.close()
+                result = future.result()
+            session.deliver(result)
     finally:
-        store.close()
-    ordered = [results[s.id] for s in submissions if s.id in results]
-    return BatchOutcome(ordered, len(ordered) - skipped, skipped, time.perf_counter() - started)
+        client.cancel([f for f in futures if not f.done()])
+        try:
+            client.unregister_worker_plugin(name)  # closes the workers' sandboxes
+        except Exception:  # noqa: BLE001 - the cluster may be gone; the results are saved
+            pass
+        if owned:
+            client.close()

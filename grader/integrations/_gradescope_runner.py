@@ -32,7 +32,6 @@ from typing import Any
 
 NO_ISOLATION = 4  # grader.errors.ExitCode.NO_ISOLATION
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".idea", ".vscode"}
-SOURCE_SUFFIXES = (".py", ".java")
 MAX_UPLOAD_FILES = 500            # entries of an upload, folders included
 MAX_UPLOAD_BYTES = 20_000_000     # all files of an upload together
 
@@ -94,7 +93,7 @@ def check_upload(folder: Path) -> None:
                 raise Failure(f"Your submission is larger than {MAX_UPLOAD_BYTES // 1_000_000} MB: upload only your source files.")
 
 
-def choose_target(submission: Path, expected: list[str]) -> Path:
+def choose_target(submission: Path, expected: list[str], suffixes: list[str]) -> Path:
     """The file or folder to grade inside the student's upload, or a Failure saying why not."""
     files = visible_files(submission)
     if not files:
@@ -106,7 +105,7 @@ def choose_target(submission: Path, expected: list[str]) -> Path:
             # The shallowest folder holding an expected file: uploads of a folder or a zip work too.
             best = min(named, key=lambda p: (len(p.relative_to(submission).parts), str(p)))
             return best.parent
-    sources = [p for p in files if p.suffix in SOURCE_SUFFIXES]
+    sources = [p for p in files if p.suffix in suffixes]
     if len(sources) == 1:
         return sources[0]  # graded whatever its name; the report notes the expected name
     shown = ", ".join(str(p.relative_to(submission)) for p in files[:10]) + (" ..." if len(files) > 10 else "")
@@ -175,7 +174,7 @@ def grade(root: Path, started: float) -> dict[str, Any]:
         upload = work / "submission"
         check_upload(root / "submission")
         shutil.copytree(root / "submission", upload, symlinks=True)  # links were refused: none is followed
-        target = choose_target(upload, list(config.get("submission_files", [])))
+        target = choose_target(upload, list(config.get("submission_files", [])), list(config.get("source_suffixes", [".py"])))
         spec = source / config["spec"]
         out = work / "out"
         done = run_grader(python, spec, target, out, float(config.get("timeout_s", 1200)), unsafe=False)

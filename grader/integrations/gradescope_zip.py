@@ -21,7 +21,6 @@ folder and must produce exactly the cases of the original.
 """
 from __future__ import annotations
 
-import copy
 import importlib.metadata
 import json
 import os
@@ -36,8 +35,9 @@ from typing import Any
 import yaml
 
 import grader
+from grader.languages import get_language
 from grader.errors import ExitCode, GraderError
-from grader.spec.loader import load_spec
+from grader.spec.loader import document, load_spec
 from grader.spec.model import Spec
 
 RUNNER = Path(__file__).with_name("_gradescope_runner.py")
@@ -103,13 +103,9 @@ class ZipSummary:
 
 
 def _module_paths(spec: Spec) -> dict[str, Path]:
-    """The spec's trusted modules by key (``reference``, ``generators``), resolved."""
-    found = {}
-    for key in ("reference", "generators"):
-        value = spec.raw.get(key)
-        if value:
-            found[key] = (spec.path.parent / value).resolve()
-    return found
+    """The spec's trusted modules by key (``reference``, ``generators``, ``validators``), resolved."""
+    named = {"reference": spec.reference, "generators": spec.generators, "validators": spec.validators}
+    return {key: path for key, path in named.items() if path is not None}
 
 
 def _module_layout(modules: dict[str, Path]) -> dict[str, str]:
@@ -169,7 +165,7 @@ def stage(spec: Spec, staging: Path, *, allow_unsafe: bool = False, timeout_s: f
     """Lay the autograder out in ``staging``; returns the spec's path inside it."""
     modules = _module_paths(spec)
     layout = _module_layout(modules)
-    data = copy.deepcopy(dict(spec.raw))
+    data = document(spec)
     for key, path in modules.items():
         target = staging / "spec" / layout[key]
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +182,7 @@ def stage(spec: Spec, staging: Path, *, allow_unsafe: bool = False, timeout_s: f
         "spec": spec_inside,
         "assignment": spec.assignment,
         "submission_files": list(spec.submission_files),
+        "source_suffixes": sorted({suffix for name in spec.languages for suffix in get_language(name).suffixes}),
         "timeout_s": timeout_s,
         "allow_unsafe": allow_unsafe,
         "grader_version": getattr(grader, "__version__", ""),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping, Sequence
 
@@ -37,6 +37,7 @@ class JudgeContext:
     args: Sequence[Any] = ()
     reference: ModuleType | None = None
     function: str = ""
+    validators: Mapping[str, Callable[..., "Judgement"]] = field(default_factory=dict)  # the spec's (grader.judge.validators)
 
 
 Comparator = Callable[[Any, Any, Mapping[str, Any], JudgeContext], Judgement]
@@ -55,10 +56,10 @@ def comparator(name: str) -> Callable[[Comparator], Comparator]:
 
 def judge(expected: Any, actual: Any, compare: Compare, context: JudgeContext = JudgeContext()) -> Judgement:
     if compare.mode == "validator":
-        from .validators import VALIDATORS
-
-        validator = VALIDATORS[compare.options["name"]]
-        return validator(expected, actual, compare.options, context)
+        name = compare.options["name"]
+        if name not in context.validators:
+            raise LookupError(f"no validator {name!r}: the spec's validators module does not define it")
+        return context.validators[name](expected, actual, compare.options, context)
     return COMPARATORS[compare.mode](expected, actual, compare.options, context)
 
 
@@ -136,7 +137,7 @@ def _outputs(expected: Any, actual: Any, equal: _Equal) -> Judgement:
 
 
 def _exact_number(a: Any, b: Any) -> bool:
-    return a == b
+    return bool(a == b)
 
 
 @comparator("exact")
@@ -191,7 +192,7 @@ def unordered(expected: Any, actual: Any, options: Mapping[str, Any], context: J
     return Judgement.wrong(f"the items differ (order ignored): {missing} expected item(s) missing, {extra} unexpected; expected {show(expected)}, got {show(actual)}")
 
 
-def partition_key(grouping: Any) -> frozenset | None:
+def partition_key(grouping: Any) -> frozenset[Any] | None:
     """A grouping as a multiset of multisets of cards, or None when it is not list-of-lists-of-str."""
     if not isinstance(grouping, (list, tuple)):
         return None

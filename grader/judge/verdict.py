@@ -6,10 +6,33 @@ reports can ever disagree about a grade.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 Status = Literal["passed", "failed", "error", "timeout", "banned", "crashed"]
 STATUSES: tuple[str, ...] = ("passed", "failed", "error", "timeout", "banned", "crashed")
+
+#: What can be wrong with a whole submission: one closed set, spelt one way, so that reports
+#: and scripts that filter on a kind never miss one written differently elsewhere.
+ErrorKind = Literal[
+    "note",              # advice (a file handed in under another name), not a problem of the code
+    "missing-file",      # no file the assignment asks for
+    "empty", "binary", "encoding",   # a file that is not readable source text
+    "unreadable", "symlink", "not-a-file", "too-large", "too-many-files",  # refused at intake (grader.upload_guard)
+    "wrong-language",    # a file in a language the assignment does not accept
+    "syntax",            # the main file does not parse
+    "compile-error",     # the build (javac ...) failed
+    "import-error",      # loading the submission raised
+    "timeout",           # loading the submission took too long
+    "crashed",           # the child died while loading
+    "protocol",          # the child broke the protocol while loading
+    "missing-function",  # a graded function is not defined
+    "crash",             # a program crashed during a case
+    "rule",              # a program broke one of its plug-in's rules (e.g. a deal that is not a fair shuffle)
+    "internal-error",    # the grader failed on this submission
+]
+ERROR_KINDS: frozenset[str] = frozenset(ErrorKind.__args__)  # type: ignore[attr-defined]
+# Spellings written by earlier versions, read back from old stores and JSON files.
+_LEGACY_KINDS = {"missing_file": "missing-file", "compile_error": "compile-error"}
 
 
 @dataclass(frozen=True)
@@ -99,12 +122,16 @@ class FunctionResult:
 class SubmissionError:
     """A problem of the whole submission: missing file, syntax error, import crash, missing function."""
 
-    kind: str
+    kind: ErrorKind
     message: str
     line: int | None = None
     function: str | None = None
 
-    NOTE = "note"  # advice, such as a file handed in under another name: not a problem of the code
+    NOTE: ClassVar[ErrorKind] = "note"  # advice, such as a file handed in under another name: not a problem of the code
+
+    def __post_init__(self) -> None:
+        if self.kind not in ERROR_KINDS:
+            raise ValueError(f"unknown submission error kind {self.kind!r} (known: {', '.join(sorted(ERROR_KINDS))})")
 
     @property
     def is_note(self) -> bool:
@@ -164,7 +191,7 @@ class SubmissionResult:
             for name, fn in data["functions"].items()
         }
         tests = tuple(TestResult(**t) for t in data["tests"])
-        errors = tuple(SubmissionError(**e) for e in data.get("errors", ()))
+        errors = tuple(SubmissionError(**{**e, "kind": _LEGACY_KINDS.get(e["kind"], e["kind"])}) for e in data.get("errors", ()))
         return cls(
             submission=data["submission"],
             assignment=data["assignment"],

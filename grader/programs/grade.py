@@ -83,7 +83,7 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
     ref = reference_path(spec)
     python = program.languages.get("python") or LanguageSpec("python", ("python3", "-u", "{seed_launcher}", "{main}"))
     built = build(dataclasses.replace(python, libraries=()), {ref.name: ref.read_bytes()}, timeout=program.compile_s,
-                  limits=None, profile=None)
+                  limits=_build_limits(program, python, None), profile=None)
     runner = _Runner(program, python, built, None, None)
     ctx = _context(program, plugin, load_trusted_module(ref, "reference"), built)
     # The reference is timed with no files or environment from the plug-in (no fixed decks, say): it does all its own
@@ -118,7 +118,7 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
     detected = detect(files, program.languages)
     if detected is None:
         wanted = " or ".join(f"*.{'py' if n == 'python' else n}" for n in program.languages)
-        return finish({}, [], errors=[SubmissionError("missing_file", f"no program file found: hand in {wanted}")])
+        return finish({}, [], errors=[SubmissionError("missing-file", f"no program file found: hand in {wanted}")])
     language = program.languages[detected[0]]
     built = build(language, files, timeout=program.compile_s, limits=_build_limits(program, language, limits),
                   profile=profile)
@@ -150,7 +150,7 @@ def _build_limits(program: ProgramSpec, language: LanguageSpec, limits: Any) -> 
 
 def _compile_error(finish: "_Finisher", program: ProgramSpec, built: Build, extra: dict[str, Any]) -> SubmissionResult:
     extra["compile_output"] = built.output[-4000:]
-    errors = [SubmissionError("compile_error", e.describe(), line=e.line) for e in built.errors]
+    errors = [SubmissionError("compile-error", e.describe(), line=e.line) for e in built.errors]
     tests = [TestResult(name="compile", function=finish.criteria[0], visibility="public", status="error", score=0.0,
                         max_score=program.max_score, message=built.errors[0].describe())]
     return finish({}, tests, errors=errors, extra=extra, forced=program.on_compile_error.score)

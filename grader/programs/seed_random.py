@@ -22,7 +22,7 @@ def _seeded(self, a=None, version=2):
     _original_seed(self, a, version)
 
 
-random.Random.seed = _seeded
+random.Random.seed = _seeded  # type: ignore[method-assign]  # the point of the launcher
 random.seed(_seeds.getrandbits(64))
 del sys.argv[0]
 runpy.run_path(sys.argv[0], run_name="__main__")

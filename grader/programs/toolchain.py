@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Mapping
 
-import charset_normalizer
+from grader.languages.base import decode_legacy
 
 from . import sandbox
 from .spec import LanguageSpec
@@ -30,20 +30,7 @@ SUFFIXES = {".py": "python", ".java": "java"}
 SEED_LAUNCHER = "_grader_seed.py"
 
 
-def decode_source(data: bytes) -> tuple[str, str]:
-    """(text, encoding): UTF-8 (a BOM is dropped), else the best legacy code page."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", "replace"), "utf-8-sig"
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    best = charset_normalizer.from_bytes(data, cp_isolation=LEGACY_ENCODINGS).best()
-    encoding = best.encoding if best is not None else "cp1252"
-    text = data.decode(encoding, "replace")
-    if encoding == "cp1253" and data.decode("iso8859_7", "replace") == text:
-        encoding = "iso8859_7"   # identical for this text: name the common Linux Greek code page
-    return text, encoding
+decode_source = decode_legacy  # decoding is each language's business (grader.languages.base)
 
 
 @dataclass(frozen=True)

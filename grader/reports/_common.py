@@ -161,7 +161,7 @@ def _chunks(text: str, size: int = SHORT_REPR) -> list[str]:
 
 
 def call_text(test: TestResult) -> str:
-    """``scrabbleScore([10, 20], [15, 5])`` for a public case."""
+    """``add(1, [2, 3])`` for a public case: the call as the student would type it."""
     args = test.args
     if args is None:
         return f"{test.function}()"

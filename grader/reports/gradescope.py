@@ -90,21 +90,17 @@ def submission_output(result: SubmissionResult, spec: Spec) -> str:
 
 
 def leaderboard(result: SubmissionResult, spec: Spec) -> list[dict[str, Any]] | None:
-    columns = spec.raw.get("leaderboard") if spec.raw else None
-    if not columns:
+    if not spec.leaderboard:
         return None
     values = result.extra.get("leaderboard", {}) if isinstance(result.extra, dict) else {}
     board = []
-    for column in columns:
-        entry = {"name": column} if isinstance(column, str) else dict(column)
-        name = str(entry["name"])
-        key = entry.get("key", name)
-        value = result.score if key == "score" else values.get(key)
+    for column in spec.leaderboard:
+        value = result.score if column.key == "score" else values.get(column.key)
         if value is None:
             continue
-        item: dict[str, Any] = {"name": name, "value": value}
-        if entry.get("order") in ("asc", "desc"):
-            item["order"] = entry["order"]
+        item: dict[str, Any] = {"name": column.name, "value": value}
+        if column.order is not None:
+            item["order"] = column.order
         board.append(item)
     return board
 

@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 import threading
+from typing import Any, Iterable
 from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,7 +78,7 @@ def _stage(src: str) -> str:
         return _stage_map[src]
 
 
-def _cleanup_stage():
+def _cleanup_stage() -> None:
     if _stage_root:
         shutil.rmtree(_stage_root, ignore_errors=True)
 
@@ -108,7 +109,7 @@ def site_dirs() -> list[str]:
     return out
 
 
-def _under(path: str, roots) -> bool:
+def _under(path: str, roots: Iterable[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
@@ -118,8 +119,8 @@ class Command:
     user_switch: bool        # argv is the root launcher (it drops to uid itself)
 
 
-def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple = (), caps: bool = True,
-          env: dict | None = None, cgroup_procs: tuple[str, ...] = ()) -> Command:
+def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = (), caps: bool = True,
+          env: dict[str, Any] | None = None, cgroup_procs: tuple[str, ...] = ()) -> Command:
     """The argv to run ``cmd`` in bubblewrap as this slot's uid.
 
     binds: extra (src, dst) read-only binds (or plain paths, bound at the same path).

@@ -24,7 +24,7 @@ def main() -> None:
     spec = json.loads(sys.argv[1])
     libc = ctypes.CDLL(None, use_errno=True)
 
-    def chk(r, what):
+    def chk(r: int, what: str) -> None:
         if r != 0:
             e = ctypes.get_errno()
             sys.stderr.write(f"grader launcher: {what}: {os.strerror(e)}\n")

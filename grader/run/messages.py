@@ -64,7 +64,7 @@ def _fits(message: Mapping[str, Any], schema: Mapping[str, Callable[[Any], bool]
     return all(k in schema and schema[k](v) for k, v in message.items()) and all(k in message for k in required)
 
 
-def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: tuple[str, ...] = ("n",)) -> dict:
+def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: tuple[str, ...] = ("n",)) -> dict[str, Any]:
     """``message`` itself when it fits ``schema``; otherwise a CodecError naming the first bad field."""
     if type(message) is not dict:
         raise CodecError("a reply that is not an object")
@@ -80,7 +80,7 @@ def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: t
     return message
 
 
-def check_hits(hits: Any, watched: tuple[str, ...]) -> tuple[dict, ...]:
+def check_hits(hits: Any, watched: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     """Monitor findings: each exactly ``{banned, line, filename, count}``, naming a watched ban."""
     if type(hits) is not list or len(hits) > MAX_HITS:
         raise CodecError("malformed monitor findings")

@@ -47,7 +47,7 @@ class LoadResult:
     line: str | None = None
     names: tuple[str, ...] = ()
     stdout: str = ""
-    exception: dict | None = None
+    exception: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,9 @@ class CallResult:
     time_s: float = 0.0
     wall_s: float = 0.0
     stdout: str = ""
-    exception: dict | None = None
+    exception: dict[str, Any] | None = None
     detail: str = ""
-    watch_hits: tuple[dict, ...] = ()
+    watch_hits: tuple[dict[str, Any], ...] = ()
     tampered: bool = False
 
 

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import IO, Any, Mapping, Sequence, cast
 
 from . import _bwrap
 from .child import codec
@@ -47,7 +48,7 @@ class _Pipe:
         env = dict(os.environ)
         env.update({"PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8",
                     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
-        kw: dict = {}
+        kw: dict[str, Any] = {}
         if sys.platform == "win32":
             kw["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         else:
@@ -55,11 +56,11 @@ class _Pipe:
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", CHILD], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=None if os.environ.get("GRADER_SANDBOX_DEBUG") else subprocess.DEVNULL, close_fds=True, **kw)
-        self.lines: queue.Queue = queue.Queue()
+        self.lines: queue.Queue[Any] = queue.Queue()
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
 
     @staticmethod
-    def _pump(stream, lines: queue.Queue) -> None:
+    def _pump(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
         try:
             while True:
                 line = stream.readline(codec.MAX_LINE_BYTES + 1)
@@ -83,7 +84,7 @@ class _Pipe:
         except ValueError as e:           # written after close
             raise OSError(str(e)) from None
 
-    def read(self, deadline: float | None):
+    def read(self, deadline: float | None) -> tuple[bytes | None, str]:
         try:
             item = self.lines.get(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
         except queue.Empty:
@@ -96,7 +97,7 @@ class _Pipe:
     def pending(self) -> bool:
         return not self.lines.empty()
 
-    def close(self) -> dict | None:
+    def close(self) -> dict[str, Any] | None:
         """Kill the child and whatever it started; how it ended, as the zygote reports it."""
         p = self.proc
         if p.poll() is None:
@@ -128,7 +129,8 @@ class PortableSession(Session):
     _BACKSTOP_HINT = " (no timer signals here: the wall-clock backstop is the time limit)"
     _chan: _Pipe | None  # type: ignore[assignment]
 
-    def __init__(self, sandbox, files, main, watch, load_time_limit):
+    def __init__(self, sandbox: Any, files: Mapping[str, str | bytes], main: str, watch: Sequence[str],
+                 load_time_limit: float) -> None:
         self._dir: str | None = None
         super().__init__(sandbox, files, main, watch, load_time_limit)
 
@@ -160,19 +162,19 @@ class PortableSession(Session):
             pass                                  # the load reply will say what happened
         return self._await_load(nonce)
 
-    def _kill_child(self) -> dict | None:
+    def _kill_child(self) -> dict[str, Any] | None:
         chan, self._chan = self._chan, None
         self._buf = bytearray()
         return chan.close() if chan is not None else None
 
-    def _drop_chan(self):
+    def _drop_chan(self) -> None:
         self._kill_child()
 
-    def _read_reply(self, deadline: float | None):
-        return self._live_chan().read(deadline)  # type: ignore[attr-defined]
+    def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
+        return cast(_Pipe, self._live_chan()).read(deadline)
 
     def _reply_pending(self) -> bool:
-        return self._live_chan().pending()  # type: ignore[attr-defined]
+        return cast(_Pipe, self._live_chan()).pending()
 
     def close(self) -> None:
         super().close()

@@ -32,7 +32,7 @@ import termios
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Pattern, Sequence, Union
+from typing import Any, Callable, Mapping, Pattern, Sequence, Union
 
 from . import _bwrap
 from .sandbox import IsolationProfile, Limits, probe
@@ -121,8 +121,9 @@ class Program:
     def stderr(self) -> str:
         return bytes(self._err).decode("utf-8", "replace")
 
-    def _drain_err(self):
+    def _drain_err(self) -> None:
         f = self._p.stderr
+        assert f is not None  # spawned with stderr=PIPE
         try:
             while True:
                 chunk = f.read1(65536) if hasattr(f, "read1") else f.read(65536)
@@ -361,20 +362,21 @@ class Program:
             self.wait(5)
         self._finish()
 
-    def _finish(self):
+    def _finish(self) -> None:
         for f in (self._p.stdin,):
             try:
-                f.close()
+                if f is not None:
+                    f.close()
             except OSError:
                 pass
         if self._cleanup:
             c, self._cleanup = self._cleanup, None
             c()
 
-    def __enter__(self):
+    def __enter__(self) -> Program:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.kill()
 
 
@@ -391,7 +393,7 @@ def _encode_files(files: Mapping[str, str | bytes]) -> dict[str, str]:
 
 
 def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limits = Limits(),
-          binds: Sequence = (), env: Mapping[str, str] | None = None,
+          binds: Sequence[Any] = (), env: Mapping[str, str] | None = None,
           profile: IsolationProfile | None = None, slot: int = 0) -> Program:
     """Start argv with files in a private scratch folder as cwd."""
     profile = profile or probe()
@@ -431,7 +433,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     return Program(p, limits, cleanup)
 
 
-def _write_all(fd: int, data: bytes):
+def _write_all(fd: int, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -440,7 +442,7 @@ def _write_all(fd: int, data: bytes):
 
 
 def run(argv: Sequence[str], files: Mapping[str, str | bytes], stdin: str = "", *, limits: Limits = Limits(),
-        timeout: float, binds: Sequence = (), env: Mapping[str, str] | None = None,
+        timeout: float, binds: Sequence[Any] = (), env: Mapping[str, str] | None = None,
         profile: IsolationProfile | None = None, slot: int = 0) -> ProgramResult:
     """Run argv to completion with stdin; wall-clock timeout kills it."""
     p = spawn(argv, files, limits=limits, binds=binds, env=env, profile=profile, slot=slot)

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Mapping, Sequence
+from typing import IO, Any, Mapping, Sequence
 
 from . import _bwrap, meter
 from .child import codec
@@ -80,7 +80,7 @@ class Sandbox:
         self.profile = profile or probe()
         self.limits = limits
         self.slot = slot
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._ctl: socket.socket | None = None
         self._ctl_buf = bytearray()
         self._fds: list[int] = []
@@ -91,10 +91,10 @@ class Sandbox:
         self._cgroup: meter.CgroupSlot | None = None
 
     # -- zygote -----------------------------------------------------------
-    def _start(self):
+    def _start(self) -> None:
         self._stop()
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        cfg = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap}
+        cfg: dict[str, Any] = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap}
         if self.profile.uses_bwrap:
             cfg["sys_path"] = _bwrap.site_dirs()
             cmd = [os.path.realpath(sys.executable), "-I", "-S", SANDBOX_HARNESS]
@@ -142,7 +142,7 @@ class Sandbox:
         if self._proc.stderr is not None:
             threading.Thread(target=_drain, args=(self._proc.stderr,), daemon=True).start()
 
-    def _stop(self):
+    def _stop(self) -> None:
         if self._ctl is not None:
             try:
                 self._ctl.close()
@@ -158,7 +158,7 @@ class Sandbox:
             except Exception:
                 pass
 
-    def _request(self, msg: dict, want_fd: bool = False, timeout: float = 20.0):
+    def _request(self, msg: dict[str, Any], want_fd: bool = False, timeout: float = 20.0) -> tuple[dict[str, Any], int | None]:
         """One control request, one reply (and an fd for 'spawn').  Restarts a
         dead zygote once."""
         for attempt in (0, 1):
@@ -170,13 +170,13 @@ class Sandbox:
                 ctl.sendall(codec.dumps_line(msg))
                 reply, fd = self._recv_reply(ctl, want_fd, time.monotonic() + timeout)
                 return reply, fd
-            except (OSError, SandboxError):
+            except (OSError, SandboxError) as exc:
                 self._stop()
                 if attempt:
-                    raise SandboxError("the sandbox's zygote stopped answering")
+                    raise SandboxError("the sandbox's zygote stopped answering") from exc
         raise AssertionError("unreachable")
 
-    def _recv_reply(self, ctl: socket.socket, want_fd: bool, deadline: float):
+    def _recv_reply(self, ctl: socket.socket, want_fd: bool, deadline: float) -> tuple[dict[str, Any], int | None]:
         fds: list[int] = []
         buf = self._ctl_buf
         while b"\n" not in buf:
@@ -224,20 +224,20 @@ class Sandbox:
             shutil.rmtree(self._scratch_root, ignore_errors=True)
             self._scratch_root = None
 
-    def __enter__(self):
+    def __enter__(self) -> Sandbox:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __del__(self):  # pragma: no cover - best effort
+    def __del__(self) -> None:  # pragma: no cover - best effort
         try:
             self._stop()
         except Exception:
             pass
 
 
-def _drain(f):
+def _drain(f: IO[bytes]) -> None:
     try:
         while f.read(65536):
             pass

@@ -15,18 +15,20 @@ import socket
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence, cast
 
 from . import _bwrap, messages
 from .child import codec
 from .model import CallResult, Limits, LoadResult, SandboxError
+
+Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
 
 
 # ------------------------------------------------------------------ channel helpers
-def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None):
+def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> tuple[bytes | None, str]:
     """Read until one newline.  Returns (line, reason); reason is '' on success,
     else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
     while True:
@@ -69,7 +71,7 @@ if hasattr(signal, "SIGXCPU"):
     _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
 
 
-def _status_detail(status: dict | None, limits: Limits) -> str:
+def _status_detail(status: dict[str, Any] | None, limits: Limits) -> str:
     if not status:
         return "the process died"
     if "exit" in status:
@@ -107,7 +109,8 @@ class Session:
     # Appended to a wall-clock backstop verdict; the portable session says its own.
     _BACKSTOP_HINT = " (did it block or ignore the timer signal?)"
 
-    def __init__(self, sandbox: Sandbox, files, main: str, watch: Sequence[str], load_time_limit: float):
+    def __init__(self, sandbox: Sandbox, files: Mapping[str, str | bytes], main: str, watch: Sequence[str],
+                 load_time_limit: float) -> None:
         self.sandbox = sandbox
         self.limits = sandbox.limits
         self.main = os.path.normpath(main)
@@ -123,7 +126,7 @@ class Session:
         self.load = self._spawn(first=True)
 
     # -- child lifecycle --------------------------------------------------
-    def _limits_msg(self) -> dict:
+    def _limits_msg(self) -> dict[str, Any]:
         L = self.limits
         d = {"memory_mb": L.memory_mb, "cpu_s": max(1, int(L.cpu_s - self._cpu_used + 0.999)),
              "nproc": L.nproc, "fsize_mb": L.fsize_mb, "nofile": L.nofile,
@@ -132,7 +135,7 @@ class Session:
             d["nproc_abs"] = L.nproc + _count_own_processes()
         return d
 
-    def _drop_chan(self):
+    def _drop_chan(self) -> None:
         if self._chan is not None:
             try:
                 self._chan.close()
@@ -141,11 +144,12 @@ class Session:
         self._chan = None
         self._buf = bytearray()
 
-    def _kill_child(self) -> dict | None:
+    def _kill_child(self) -> dict[str, Any] | None:
         self._drop_chan()
         try:
             reply, _ = self.sandbox._request({"op": "kill"})
-            return reply.get("status")
+            status: dict[str, Any] | None = reply.get("status")
+            return status
         except SandboxError:
             return None
 
@@ -179,7 +183,7 @@ class Session:
             return LoadResult(False, "crashed",
                               f"{_status_detail(status, self.limits)} while importing {self.main}")
         try:
-            m = messages.check(codec.loads_line(line), messages.LOAD_REPLY)
+            m = messages.check(codec.loads_line(line or b""), messages.LOAD_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("a load reply the harness did not write (forged)")
             if self._reply_pending():
@@ -229,7 +233,7 @@ class Session:
         assert self._chan is not None, "no live child"
         return self._chan
 
-    def _read_reply(self, deadline: float | None):
+    def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
         """One line from the child: (line, '') or (None, 'eof' | 'timeout' | 'oversized')."""
         return _read_line(self._live_chan(), self._buf, deadline)
 
@@ -237,7 +241,7 @@ class Session:
         """Has the child written anything not read yet (or closed its end)?"""
         return _pending(self._live_chan(), self._buf)
 
-    def _send(self, req: dict) -> CallResult | None:
+    def _send(self, req: dict[str, Any]) -> CallResult | None:
         try:
             self._live_chan().sendall(codec.dumps_line(req))
         except OSError:
@@ -251,7 +255,8 @@ class Session:
         m = getattr(self.sandbox, "meter", None)
         return m.cpu_seconds() if m is not None else None
 
-    def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None, hard: float):
+    def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None,
+                     hard: float) -> tuple[bytes | None, str]:
         """Wait for the reply line.  At the wall-clock backstop a call that is still gaining
         CPU time but has not used its limit is only slowed by a busy machine: wait on (up to
         ``hard`` seconds), so the verdict rests on CPU time; a call gaining none is blocked."""
@@ -264,12 +269,12 @@ class Session:
             if now_cpu is None or last is None:
                 return line, why
             progressing = now_cpu - last > 0.002
-            if not (progressing and now_cpu - cpu0 < time_limit and time.monotonic() - t0 < hard):
+            if not (progressing and cpu0 is not None and now_cpu - cpu0 < time_limit and time.monotonic() - t0 < hard):
                 return line, why
             last, deadline = now_cpu, time.monotonic() + 0.5
 
     def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
-                 hard: float = 0.0) -> tuple[dict | None, CallResult | None, float]:
+                 hard: float = 0.0) -> tuple[dict[str, Any] | None, CallResult | None, float]:
         """Read the one reply line of a request: (message, None, wall) or (None, failure, wall)."""
         t0 = time.perf_counter()
         line, why = self._read_answer(backstop, time_limit, cpu0, hard)
@@ -289,7 +294,7 @@ class Session:
                                         detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
             return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
         try:
-            m = messages.check(codec.loads_line(line), messages.CALL_REPLY)
+            m = messages.check(codec.loads_line(line or b""), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
             if self._reply_pending():
@@ -307,7 +312,7 @@ class Session:
             msg = f"protocol violation: {msg}"
         return CallResult("protocol", wall_s=wall, detail=msg)
 
-    def _result(self, m: dict, wall: float, time_limit: float, measured: float | None) -> CallResult:
+    def _result(self, m: dict[str, Any], wall: float, time_limit: float, measured: float | None) -> CallResult:
         """One case's reply, decoded with the same suspicion as everything from the child.
 
         ``measured``: the CPU time the kernel counted for the slot during the call (every
@@ -334,7 +339,7 @@ class Session:
             status, value = "timeout", None
             detail = f"used {cpu:.2f} s of CPU time, counted by the kernel over all its processes and threads; " \
                      f"the limit is {time_limit:g} s"
-        return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
+        return CallResult(status=cast(Status, status), value=value, time_s=cpu, wall_s=cw, stdout=out,
                           exception=_exc(m.get("exception")), detail=detail,
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
@@ -398,10 +403,10 @@ class Session:
         self._closed = True
         self._kill_child()
 
-    def __enter__(self):
+    def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -409,15 +414,15 @@ def _ready(result: CallResult) -> Callable[[], CallResult]:
     return lambda: result
 
 
-def _str(x) -> str:
+def _str(x: object) -> str:
     return x if type(x) is str else ""
 
 
-def _pick(x, allowed, default):
+def _pick(x: Any, allowed: Sequence[Any], default: Any) -> Any:
     return x if x in allowed else default
 
 
-def _exc(e) -> dict | None:
+def _exc(e: object) -> dict[str, Any] | None:
     if type(e) is not dict:
         return None
     return {"type": _str(e.get("type")) or "Exception", "message": _str(e.get("message")),
@@ -441,7 +446,7 @@ def _count_own_processes() -> int:
     return n
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL a process started in its own session and everything it left in that session."""
     if sys.platform == "win32":
         try:

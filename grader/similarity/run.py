@@ -16,7 +16,9 @@ from grader.similarity.config import SimilarityConfig
 from grader.similarity.fingerprint import Document, fingerprint
 from grader.similarity.languages import NORMALISERS, language_of
 from grader.similarity.model import Normalised, PairResult
-from grader.submissions import Submission, text_problem
+from grader.languages import DecodeProblem, Language
+from grader.languages import language_of as registered_language
+from grader.submissions import Submission
 
 MAX_TOKENS = 200_000  # per submission; beyond this a file is generated or padded, not written
 
@@ -48,6 +50,11 @@ class Outcome:
         return [p for p in self.pairs if p.score >= self.threshold]
 
 
+def _decode(name: str, data: bytes) -> str:
+    language = registered_language(name)
+    return (language or Language()).decode(name, data)
+
+
 def read(sub: Submission, entry_points: frozenset[str]) -> tuple[Normalised | None, list[str]]:
     """One submission normalised, with the notes that explain what was left out of it."""
     # Intake already refused links, devices and oversized files; a missing expected name does
@@ -58,11 +65,10 @@ def read(sub: Submission, entry_points: frozenset[str]) -> tuple[Normalised | No
         language = language_of(name)
         if language is None or language not in NORMALISERS or any(n.startswith(f"{name} ") for n in notes):
             continue
-        problem = text_problem(name, data)
-        if problem:
-            notes.append(problem[1])
-            continue
-        by_language[language][name] = data.decode("utf-8")
+        try:  # the registered language decides how its files decode
+            by_language[language][name] = _decode(name, data)
+        except DecodeProblem as exc:
+            notes.append(exc.message)
     if not by_language:
         return None, notes or ["no source file in a language the similarity check reads"]
     language = max(by_language, key=lambda lang: sum(len(t) for t in by_language[lang].values()))

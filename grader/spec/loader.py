@@ -5,6 +5,7 @@ is graded; a broken spec never reaches the runner.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import importlib.util
@@ -15,19 +16,22 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import jsonschema
 import yaml
 
-from .model import MISSING, BanPolicy, Case, Compare, FunctionSpec, RuntimeMonitor, Spec, TimeLimit
+from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
+                    SimilaritySpec, TournamentSpec, Visibility)
+from .program import ProgramSpec, program_spec
 from .problems import PositionMap, Problem, SpecError, yaml_problem
 
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
     text = resources.files("grader.spec").joinpath("schema.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def _validator() -> jsonschema.protocols.Validator:
@@ -65,12 +69,12 @@ def _schema_problems(path: str, data: Any, positions: PositionMap) -> list[Probl
         best = jsonschema.exceptions.best_match([error]) if error.context else error
         where = list(error.absolute_path)
         message = best.message
-        if error.validator == "additionalProperties":
-            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
+            known = sorted(error.schema.get("properties", {}))
+            extra = sorted(set(cast(Mapping[str, Any], error.instance)) - set(known))
             # Point at the offending key itself, not at the mapping that holds it.
             for key in extra:
                 line, col = positions.locate([*where, key], key=True)
-                known = sorted(error.schema.get("properties", {}))
                 close = difflib.get_close_matches(str(key), known, n=1)
                 advice = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(known)}"
                 problems.append(Problem(path, line, col, f"{_json_path([*where, key])}: unknown key '{key}' ({advice})"))
@@ -99,13 +103,19 @@ def _time_limit(value: Mapping[str, Any] | None, default: TimeLimit) -> TimeLimi
     )
 
 
+def _column(value: str | Mapping[str, Any]) -> LeaderboardColumn:
+    if isinstance(value, str):
+        return LeaderboardColumn(name=value, key=value)
+    return LeaderboardColumn(name=value["name"], key=value.get("key", value["name"]), order=value.get("order"))
+
+
 def _runtime(value: Any) -> RuntimeMonitor:
     """``true``/``false`` are accepted as ``always``/``off``."""
     if value is True:
         return "always"
     if value is False:
         return "off"
-    return value
+    return cast(RuntimeMonitor, value)
 
 
 def _bans(value: Mapping[str, Any] | None, base: BanPolicy | None = None) -> BanPolicy:
@@ -133,6 +143,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.reference: ModuleType | None = None
         self.generators: ModuleType | None = None
+        self.validators: set[str] = set()
 
     def problem(self, where: list[Any], message: str) -> None:
         line, col = self.positions.locate(where)
@@ -141,11 +152,94 @@ class _Builder:
     def resolve(self, key: str) -> Path | None:
         if key not in self.data:
             return None
-        target = (self.path.parent / self.data[key]).resolve()
+        target: Path = (self.path.parent / self.data[key]).resolve()
         if not target.is_file():
             self.problem([key], f"{key}: file not found: {self.data[key]} (looked in {target})")
             return None
         return target
+
+    def resolve_in(self, where: list[str], *, report: bool = True) -> Path | None:
+        """A path named inside a part of the spec (``tournament.game``), relative to the spec file."""
+        value: Any = self.data
+        for key in where:
+            if not isinstance(value, Mapping) or key not in value:
+                return None
+            value = value[key]
+        target: Path = (self.path.parent / value).resolve()
+        if not target.is_file():
+            if report:
+                self.problem(where, f"{_json_path(where)}: file not found: {value} (looked in {target})")
+            return None
+        return target
+
+    def plugin_problems(self, where: list[Any], instance: Any, schema: Mapping[str, Any]) -> None:
+        """Check a part of the spec against the JSON Schema a plug-in declares, at its own lines."""
+        try:
+            validator = jsonschema.Draft202012Validator(dict(schema))
+            errors = list(validator.iter_errors(instance))
+        except jsonschema.exceptions.SchemaError as exc:
+            self.problem(where, f"{_json_path(where)}: the plug-in's schema is invalid: {exc.message}")
+            return
+        for error in errors:
+            place = [*where, *error.absolute_path]
+            if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
+                known = sorted(error.schema.get("properties", {}))
+                for key in sorted(set(cast(Mapping[str, Any], error.instance)) - set(known)):
+                    close = difflib.get_close_matches(str(key), known, n=1)
+                    advice = f"did you mean '{close[0]}'?" if close else f"allowed: {', '.join(known)}"
+                    line, col = self.positions.locate([*place, key], key=True)
+                    self.problems.append(Problem(str(self.path), line, col, f"{_json_path([*place, key])}: unknown key '{key}' ({advice})"))
+                continue
+            self.problem(place, f"{_json_path(place)}: {error.message}")
+
+    def tournament(self, block: Mapping[str, Any], game_path: Path | None) -> TournamentSpec:
+        """The typed tournament part; the game plug-in's options and bot names are checked against it."""
+        game = self.import_module_at(["tournament", "game"], game_path, "game")
+        if game is not None and not isinstance(getattr(game, "GAME", None), type):
+            self.problem(["tournament", "game"], f"tournament.game: the game plug-in {game_path.name if game_path else ''} defines no GAME (its Game class)")
+        elif game is not None:
+            self.plugin_problems(["tournament", "options"], block.get("options", {}), getattr(game, "OPTIONS_SCHEMA", {"type": "object"}))
+            bots = getattr(game, "BOTS", {})
+            for i, name in enumerate(block.get("bots", ())):
+                if name not in bots:
+                    self.problem(["tournament", "bots", i], f"tournament.bots[{i}]: the game has no bot {name!r} (known: {', '.join(sorted(bots)) or 'none'})")
+        rating = block.get("rating", {})
+        base = TournamentSpec()
+        return TournamentSpec(
+            game=game_path,
+            games=block.get("games", base.games),
+            max_games=int(block.get("max_games", base.max_games)),
+            seed=int(block.get("seed", base.seed)),
+            move_time_limit=float(block.get("move_time_limit", base.move_time_limit)),
+            game_time_limit=float(block.get("game_time_limit", base.game_time_limit)),
+            bots=tuple(block["bots"]) if "bots" in block else None,
+            rating_model=rating.get("model", base.rating_model),
+            rating_interval=float(rating.get("interval", base.rating_interval)),
+            options=dict(block.get("options", {})),
+        )
+
+    def similarity(self, block: Mapping[str, Any]) -> SimilaritySpec:
+        """The typed similarity part; every starter file must exist."""
+        starter = []
+        for i, name in enumerate(block.get("starter", ())):
+            path = (self.path.parent / name).resolve()
+            if not path.is_file():
+                self.problem(["similarity", "starter", i], f"similarity.starter[{i}]: no such file: {name} (looked in {path})")
+            starter.append(path)
+        base = SimilaritySpec()
+        return SimilaritySpec(starter=tuple(starter),
+                              exclude_reference=bool(block.get("exclude_reference", base.exclude_reference)),
+                              common_fraction=float(block.get("common_fraction", base.common_fraction)),
+                              threshold=float(block.get("threshold", base.threshold)))
+
+    def import_module_at(self, where: list[Any], target: Path | None, purpose: str) -> ModuleType | None:
+        if target is None:
+            return None
+        try:
+            return load_trusted_module(target, purpose)
+        except BaseException as exc:  # a broken plug-in must be reported, not crash the CLI
+            self.problem(where, f"{_json_path(where)}: cannot import {target.name}: {type(exc).__name__}: {exc}")
+            return None
 
     def import_module(self, key: str, target: Path | None) -> ModuleType | None:
         if target is None:
@@ -160,8 +254,10 @@ class _Builder:
         data = self.data
         reference_path = self.resolve("reference")
         generators_path = self.resolve("generators")
+        validators_path = self.resolve("validators")
         self.reference = self.import_module("reference", reference_path)
         self.generators = self.import_module("generators", generators_path)
+        self.validators = self.validator_names(validators_path)
         defaults = data.get("defaults", {})
         default_compare = _compare(defaults.get("compare"), Compare())
         default_limit = _time_limit(defaults.get("time_limit"), TimeLimit(seconds=2.0))
@@ -176,15 +272,18 @@ class _Builder:
                     self.problem([*where, "name"], f"function name '{name}' is used twice")
                 seen.add(name)
             functions.append(self.function(raw, where, default_compare, default_limit, default_visibility, assignment_bans))
-        if data["kind"] == "program":
-            self.check_program()
-        digest = self.digest(reference_path, generators_path)
+        languages = self.languages(data["language"], data["kind"])
+        program = self.program() if data["kind"] == "program" else None
+        game_path = self.resolve_in(["tournament", "game"])
+        # Every trusted file the spec names is part of its identity: a changed one regrades.
+        plugin_path = self.resolve_in(["program", "plugin"], report=False)
+        digest = self.digest(reference_path, generators_path, validators_path, game_path, plugin_path)
         return Spec(
             path=self.path,
             assignment=data["assignment"],
             title=data["title"],
             kind=data["kind"],
-            language=data["language"],
+            languages=languages,
             submission_files=tuple(data.get("submission", {}).get("files", ())),
             reference=reference_path,
             functions=tuple(functions),
@@ -193,10 +292,33 @@ class _Builder:
             notes=data.get("notes", ""),
             digest=digest,
             frozen=bool(data.get("frozen", False)),
-            raw=data,
+            generators=generators_path,
+            validators=validators_path,
+            leaderboard=tuple(_column(c) for c in data.get("leaderboard", ())),
+            tournament=self.tournament(data["tournament"], game_path) if "tournament" in data else None,
+            similarity=self.similarity(data.get("similarity", {})),
+            program=program,
+            _document=data,
         )
 
-    def function(self, raw, where, default_compare, default_limit, default_visibility, assignment_bans) -> FunctionSpec:
+    def languages(self, value: str | list[str], kind: str) -> tuple[str, ...]:
+        """The spec's languages, each one the registry knows (and able to serve calls for functions)."""
+        from grader.languages import UnknownLanguage, get_language
+
+        names = (value,) if isinstance(value, str) else tuple(value)
+        for i, name in enumerate(names):
+            where = ["language"] if isinstance(value, str) else ["language", i]
+            try:
+                language = get_language(name)
+            except UnknownLanguage as exc:
+                self.problem(where, f"language: {exc}")
+                continue
+            if kind == "functions" and not language.serves_functions:
+                self.problem(where, f"language: {language.title} submissions cannot be graded function by function (use kind: program)")
+        return names
+
+    def function(self, raw: Mapping[str, Any], where: list[Any], default_compare: Compare, default_limit: TimeLimit,
+                 default_visibility: Visibility, assignment_bans: BanPolicy) -> FunctionSpec:
         name = raw["name"]
         if self.reference is not None and not callable(getattr(self.reference, name, None)):
             self.problem([*where, "name"], f"function '{name}' is not defined in the reference {self.data['reference']}")
@@ -226,15 +348,28 @@ class _Builder:
             description=raw.get("description", ""),
         )
 
-    def check_validator(self, compare: Compare, where: list[Any]) -> None:
-        from grader.judge.validators import VALIDATORS
+    def validator_names(self, target: Path | None) -> set[str]:
+        """The names the spec's validators module declares (it is imported here, like the reference)."""
+        from grader.judge.validators import ValidatorError, validators_of
 
+        module = self.import_module("validators", target)
+        if module is None:
+            return set()
+        try:
+            return set(validators_of(module))
+        except ValidatorError as exc:
+            self.problem(["validators"], f"validators: {self.data['validators']}: {exc}")
+            return set()
+
+    def check_validator(self, compare: Compare, where: list[Any]) -> None:
         name = compare.options.get("name")
-        if name not in VALIDATORS:
-            known = ", ".join(sorted(VALIDATORS))
+        if "validators" not in self.data:
+            self.problem(where, f"compare: unknown validator {name!r}: the spec names no `validators:` module (a file beside the spec)")
+        elif self.validators and name not in self.validators:
+            known = ", ".join(sorted(self.validators))
             self.problem(where, f"compare: unknown validator {name!r} (known: {known})")
 
-    def listed_cases(self, raw, where, default_visibility) -> list[Case]:
+    def listed_cases(self, raw: Mapping[str, Any], where: list[Any], default_visibility: Visibility) -> list[Case]:
         cases = []
         params = raw.get("params")
         for i, case in enumerate(raw.get("cases", [])):
@@ -253,7 +388,7 @@ class _Builder:
             )
         return cases
 
-    def generated_cases(self, raw, where) -> list[Case]:
+    def generated_cases(self, raw: Mapping[str, Any], where: list[Any]) -> list[Case]:
         cases = []
         for i, block in enumerate(raw.get("generate", [])):
             generator_name = block["generator"]
@@ -286,18 +421,10 @@ class _Builder:
                 )
         return cases
 
-    def check_program(self) -> None:
-        try:
-            from grader.programs.spec import PROGRAM_SCHEMA
-        except ImportError:
-            return
-        validator = jsonschema.Draft202012Validator(PROGRAM_SCHEMA)
-        errors = list(validator.iter_errors(self.data["program"]))
-        for error in errors:
-            where = ["program", *error.absolute_path]
-            self.problem(where, f"{_json_path(where)}: {error.message}")
-        if not errors:
-            self.check_program_plugin()
+    def program(self) -> ProgramSpec:
+        """The typed program part (already schema-valid); its plug-in checks the cases and options."""
+        self.check_program_plugin()
+        return program_spec(self.data["program"], self.path.parent)
 
     def check_program_plugin(self) -> None:
         """The program plug-in named by the spec loads, and the cases and options fit its schemas."""
@@ -321,6 +448,12 @@ class _Builder:
             if p is not None:
                 h.update(p.read_bytes())
         return h.hexdigest()[:16]
+
+
+def document(spec: Spec) -> dict[str, Any]:
+    """The spec as validated data (a copy), for the writers that emit a new spec file from it
+    (the student bundle, the Gradescope zip). Everything else reads the typed model."""
+    return copy.deepcopy(dict(spec._document))
 
 
 def load_spec(path: str | Path) -> Spec:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Mapping
+
+if TYPE_CHECKING:
+    from .program import ProgramSpec
 
 Visibility = Literal["public", "hidden"]
 Penalty = Literal["zero", "deduct", "warn"]
@@ -133,6 +136,42 @@ class FunctionSpec:
 
 
 @dataclass(frozen=True)
+class TournamentSpec:
+    """The ``tournament:`` part: how many games, how players are timed and rated. The game's own
+    rules, referee and bots are its plug-in beside the spec (``game``), with its ``options``."""
+
+    game: Path | None = None
+    games: int | Literal["auto"] = 100
+    max_games: int = 2000
+    seed: int = 0
+    move_time_limit: float = 1.0
+    game_time_limit: float = 10.0
+    bots: tuple[str, ...] | None = None  # None: the game's default bots
+    rating_model: str = "plackett-luce"
+    rating_interval: float = 0.95
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SimilaritySpec:
+    """The ``similarity:`` part: what is never evidence of copying, and where pairs are flagged."""
+
+    starter: tuple[Path, ...] = ()  # handed-out code, resolved beside the spec
+    exclude_reference: bool = False
+    common_fraction: float = 0.2  # code in more than this share of the class is idiom
+    threshold: float = 0.5  # pairs at or above this are flagged
+
+
+@dataclass(frozen=True)
+class LeaderboardColumn:
+    """One column of a Gradescope leaderboard: ``key`` names a value of the verdict (or ``score``)."""
+
+    name: str
+    key: str
+    order: Literal["asc", "desc"] | None = None
+
+
+@dataclass(frozen=True)
 class Spec:
     """A validated assignment spec. ``path`` anchors every relative path inside it."""
 
@@ -140,7 +179,7 @@ class Spec:
     assignment: str
     title: str
     kind: Literal["functions", "program"]
-    language: str
+    languages: tuple[str, ...]  # registered names (grader.languages), in the spec's order
     submission_files: tuple[str, ...]
     reference: Path | None
     functions: tuple[FunctionSpec, ...]
@@ -149,10 +188,21 @@ class Spec:
     notes: str = ""
     digest: str = ""
     frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The validated YAML, for grader.spec.loader.document() alone: everything else reads the fields above.
+    _document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    generators: Path | None = None  # the course's case generators, beside the spec
+    validators: Path | None = None  # the course's validators module, beside the spec
+    leaderboard: tuple[LeaderboardColumn, ...] = ()
+    tournament: TournamentSpec | None = None
+    similarity: SimilaritySpec = field(default_factory=SimilaritySpec)
+    program: ProgramSpec | None = None  # the part of a kind: program spec
 
     @property
     def max_score(self) -> float:
+        """The points of the body, whatever the kind: regular functions, or a program's criteria."""
+        if self.program is not None:
+            return self.program.max_score
         return sum(f.points for f in self.functions if not f.extra_credit)
 
     def function(self, name: str) -> FunctionSpec:

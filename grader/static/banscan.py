@@ -3,9 +3,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from typing import TYPE_CHECKING, Mapping
+
 from grader.judge.verdict import Violation
 from grader.spec.model import BanPolicy, Spec
-from grader.static.bans import Finding, check_bans
+from grader.static.bans import Finding
+
+if TYPE_CHECKING:
+    from grader.languages import Language
 
 
 def combined_policy(spec: Spec) -> BanPolicy:
@@ -16,18 +21,21 @@ def combined_policy(spec: Spec) -> BanPolicy:
                      dynamic_code=base.dynamic_code, runtime=base.runtime)
 
 
-def findings_for(spec: Spec, source: str, filename: str) -> list[Finding]:
+def findings_for(spec: Spec, language: "Language", source: str, filename: str,
+                 files: Mapping[str, bytes] | None = None) -> list[Finding]:
+    """The language's static ban findings for one file, under the union of the spec's bans."""
     policy = combined_policy(spec)
     if not policy.names:
         return []
     graded = {fn.name: fn.accepted_names for fn in spec.functions}
-    return check_bans(source, filename, policy, graded)
+    return language.ban_findings(source, filename, policy, graded, files=files)
 
 
-def static_violations(spec: Spec, source: str, filename: str) -> dict[str, list[Violation]]:
+def static_violations(spec: Spec, language: "Language", source: str, filename: str,
+                      files: Mapping[str, bytes] | None = None) -> dict[str, list[Violation]]:
     """Graded function name -> the static violations that apply to it under its own policy."""
     out: dict[str, list[Violation]] = defaultdict(list)
-    for finding in findings_for(spec, source, filename):
+    for finding in findings_for(spec, language, source, filename, files):
         for fn in spec.functions:
             if fn.name not in finding.functions:
                 continue

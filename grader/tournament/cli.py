@@ -16,12 +16,12 @@ from typing import Any, Sequence
 
 from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Game
 from grader.tournament.match import GameRecord
 
 
-def _games(value: str | None, config: TournamentConfig) -> int | str:
+def _games(value: str | None, config: TournamentSpec) -> int | str:
     if value is None:
         return config.games
     if value == "auto":
@@ -50,7 +50,7 @@ def _args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unsafe", action="store_true", help="run several students' players without a sandbox (trusted code only)")
 
 
-def _bots(value: str | None, config: TournamentConfig, game: Game) -> list[str]:
+def _bots(value: str | None, config: TournamentSpec, game: Game) -> list[str]:
     offered = game.bots()
     if value is None:
         return list(config.bots if config.bots is not None else game.default_bots)
@@ -104,7 +104,7 @@ class _Plan:
     the game, the bots, and how many games from which seed."""
 
     spec: Any
-    config: TournamentConfig
+    config: TournamentSpec
     game: Game
     bots: list[str]
     games: int | str
@@ -113,20 +113,20 @@ class _Plan:
 
 def _plan(args: argparse.Namespace) -> _Plan:
     from grader.spec.loader import load_spec
-    from grader.tournament.config import load_config, load_game
+    from grader.tournament.config import load_game
 
     spec = load_spec(args.spec)
-    if "tournament" not in spec.raw:
+    if spec.tournament is None:
         raise GraderError(f"{args.spec} defines no tournament (the spec has no `tournament:` block)",
                           hint="a tournament spec names its game: tournament: {game: ../reference/x_game.py}", exit_code=ExitCode.USAGE)
-    config = load_config(spec.path, spec.raw)
+    config = spec.tournament
     if args.max_games is not None:
         if args.max_games < 1:
             raise GraderError("--max-games must be at least 1", exit_code=ExitCode.USAGE)
         config = replace(config, max_games=args.max_games)
     if args.jobs < 1:
         raise GraderError("--jobs must be at least 1", exit_code=ExitCode.USAGE)
-    game = load_game(spec.path, config)
+    game = load_game(config)
     seed = args.seed if args.seed is not None else config.seed
     return _Plan(spec, config, game, _bots(args.bots, config, game), _games(args.games, config), seed)
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Fault, Game, Outcome, Reply, shown
 from grader.tournament.players import Player
 
@@ -58,7 +58,7 @@ class _Seat:
 class GameTable:
     """The :class:`~grader.tournament.game.Table` a referee plays one game on."""
 
-    def __init__(self, game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *, number: int = 0):
+    def __init__(self, game: Game, players: Sequence[Player], seed: int, config: TournamentSpec, *, number: int = 0):
         self.game, self.seed, self.config, self.number = game, seed, config, number
         self.seats = len(players)
         self.entrants = tuple(p.entrant for p in players)
@@ -111,7 +111,7 @@ class GameTable:
                           log=outcome.log)
 
 
-def play_game(game: Game, players: Sequence[Player], seed: int, config: TournamentConfig, *,
+def play_game(game: Game, players: Sequence[Player], seed: int, config: TournamentSpec, *,
               number: int = 0) -> GameRecord:
     """Play one full game."""
     if len(players) != game.seats:

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Mapping, Sequence
 
 from grader.store import Store
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Fault, Game
 from grader.tournament.match import GameRecord
 from grader.tournament.runner import Entrant, Seating
@@ -43,7 +43,7 @@ def _code_digest(game: Game) -> str:
 class GameStore:
     """The games of one tournament in the output folder's store."""
 
-    def __init__(self, store: Store, assignment: str, game: Game, config: TournamentConfig, entrants: Sequence[Entrant]):
+    def __init__(self, store: Store, assignment: str, game: Game, config: TournamentSpec, entrants: Sequence[Entrant]):
         self.store, self.assignment = store, assignment
         base = {"code": _code_digest(game), "options": game.options, "move": config.move_time_limit,
                 "budget": config.game_time_limit}

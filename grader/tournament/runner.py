@@ -25,7 +25,7 @@ from typing import Any, Callable, ContextManager, Mapping, Sequence
 
 from grader.errors import ExitCode, GraderError
 from grader.submissions import Submission
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.game import Game
 from grader.tournament.match import GameRecord, play_game
 from grader.tournament.players import BOT_PREFIX, BotPlayer, Player, SessionPlayer, is_bot, pick_name
@@ -167,7 +167,7 @@ class Arena:
                 out.append(SessionPlayer(e, self._session(entrant, keep), entrant.names))
         return out
 
-    def play(self, seating: Seating, config: TournamentConfig) -> GameRecord:
+    def play(self, seating: Seating, config: TournamentSpec) -> GameRecord:
         return play_game(self.game, self.players(seating), seating.seed, config, number=seating.game)
 
     def close(self) -> None:
@@ -225,7 +225,7 @@ class Tables:
     """The workers of a tournament (``jobs`` arenas of ``capacity`` slots each), kept for all
     its rounds so that sessions stay warm between them."""
 
-    def __init__(self, entrants: Sequence[Entrant], game: Game, config: TournamentConfig, open_session: SessionFactory,
+    def __init__(self, entrants: Sequence[Entrant], game: Game, config: TournamentSpec, open_session: SessionFactory,
                  *, jobs: int = 1, capacity: int = 0):
         by_id = {e.id: e for e in entrants}
         width = max(game.seats, capacity)
@@ -281,7 +281,7 @@ class Tables:
         self.close()
 
 
-def run_games(seatings: Sequence[Seating], entrants: Sequence[Entrant], game: Game, config: TournamentConfig,
+def run_games(seatings: Sequence[Seating], entrants: Sequence[Entrant], game: Game, config: TournamentSpec,
               open_session: SessionFactory, *, jobs: int = 1, capacity: int = 0,
               on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play every seating on fresh tables; records in game order."""
@@ -289,7 +289,7 @@ def run_games(seatings: Sequence[Seating], entrants: Sequence[Entrant], game: Ga
         return tables.run(seatings, on_game)
 
 
-def play_tournament(ids: Sequence[str], games: int | str, seed: int, seats: int, config: TournamentConfig,
+def play_tournament(ids: Sequence[str], games: int | str, seed: int, seats: int, config: TournamentSpec,
                     play: Callable[[Sequence[Seating]], list[GameRecord]]) -> list[GameRecord]:
     """All the games of a tournament.  ``games == "auto"`` plays in rounds (the first gives each
     entrant about two games, each later one a quarter more games) until every adjacent pair

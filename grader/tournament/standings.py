@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from grader.tournament.config import TournamentConfig
+from grader.spec.model import TournamentSpec
 from grader.tournament.match import GameRecord
 from grader.tournament.players import is_bot
 from grader.tournament.ratings import chance_above, rate
@@ -38,7 +38,7 @@ class Standing:
         return is_bot(self.entrant)
 
 
-def standings(records: Sequence[GameRecord], entrants: Sequence[str], config: TournamentConfig) -> list[Standing]:
+def standings(records: Sequence[GameRecord], entrants: Sequence[str], config: TournamentSpec) -> list[Standing]:
     """The leaderboard, best first: by rating, then mean score, then name."""
     records = sorted(records, key=lambda r: r.game)
     ratings = rate(((r.entrants, r.scores) for r in records), entrants, model=config.rating_model)

@@ -45,7 +45,7 @@ class CodecError(ValueError):
     """A value (or a line) that is not a plain value; the message is for people."""
 
 
-def _type_name(x) -> str:
+def _type_name(x: object) -> str:
     t = type(x)
     mod = getattr(t, "__module__", None)
     try:
@@ -110,7 +110,7 @@ def encode(value: Any, _depth: int = 0) -> Any:
     raise CodecError(f"an object of type {_type_name(value)}, which is not a plain value")
 
 
-def _hashable(x, what: str):
+def _hashable(x: Any, what: str) -> Any:
     try:
         hash(x)
     except TypeError:
@@ -164,12 +164,12 @@ def decode(obj: Any, _depth: int = 0) -> Any:
     raise CodecError(f"a malformed value of JSON type {t.__name__}")  # pragma: no cover
 
 
-def _reject_constant(name):
+def _reject_constant(name: str) -> None:
     raise CodecError(f"{name}, which is not a plain value")
 
 
-def _no_duplicate_keys(pairs):
-    out = {}
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
             raise CodecError(f"a JSON object with the key {k!r} twice")
@@ -182,7 +182,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",",
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
 
 
-def dumps_line(message: dict) -> bytes:
+def dumps_line(message: dict[str, Any]) -> bytes:
     """A protocol message (a dict of JSON-ready parts) -> one line of bytes."""
     data = _ENCODER.encode(message).encode("ascii") + b"\n"
     if len(data) > MAX_LINE_BYTES:
@@ -190,7 +190,7 @@ def dumps_line(message: dict) -> bytes:
     return data
 
 
-def loads_line(line: bytes) -> dict:
+def loads_line(line: bytes) -> dict[str, Any]:
     """One received line -> protocol message.  Strict: one JSON object, no NaN,
     no duplicate keys, size-capped, trailing newline optional."""
     if len(line) > MAX_LINE_BYTES:

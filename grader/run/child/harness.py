@@ -28,6 +28,10 @@ import socket
 import sys
 import time
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
 import importlib.util  # noqa: E402
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,13 +80,13 @@ except ImportError:  # pragma: no cover - Windows
 
 # --------------------------------------------------------------- zygote
 class Zygote:
-    def __init__(self, cfg):
+    def __init__(self, cfg: dict[str, Any]) -> None:
         self.cfg = cfg
         sys.dont_write_bytecode = True       # no __pycache__ in the student's scratch
         self.ctl = socket.socket(fileno=cfg["ctl_fd"])
         self.reader = LineReader(self.ctl)
         self.isolated = bool(cfg.get("isolated"))
-        self.cur = None        # (I pid, G pid, scratch dir or None)
+        self.cur: tuple[int, int | None, str | None] | None = None  # (I pid, G pid, scratch dir or None)
         for p in cfg.get("sys_path", []):
             if p not in sys.path:
                 sys.path.append(p)
@@ -121,7 +125,7 @@ class Zygote:
             else:
                 _send(self.ctl, {"ok": False, "error": f"unknown op {op!r}"})
 
-    def _spawn(self, msg):
+    def _spawn(self, msg: dict[str, Any]) -> None:
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         r, w = os.pipe()
         scratch = None
@@ -145,7 +149,7 @@ class Zygote:
                         Child(self.cfg, msg, b, scratch).run()
                     except BaseException:
                         try:
-                            sys.__stderr__.write(traceback.format_exc())
+                            sys.__stderr__.write(traceback.format_exc())  # type: ignore[union-attr]
                         except Exception:
                             pass
                     os._exit(121)
@@ -165,23 +169,23 @@ class Zygote:
                 break
             data += chunk
         os.close(r)
-        gpid = int(data) if data.isdigit() else None
-        self.cur = (ipid, gpid, scratch)
-        socket.send_fds(self.ctl, [codec.dumps_line({"ok": gpid is not None, "gpid": gpid})], [a.fileno()])
+        grandchild = int(data) if data.isdigit() else None
+        self.cur = (ipid, grandchild, scratch)
+        socket.send_fds(self.ctl, [codec.dumps_line({"ok": grandchild is not None, "gpid": grandchild})], [a.fileno()])
         a.close()
 
-    def _kill_current(self):
+    def _kill_current(self) -> dict[str, int] | None:
         if self.cur is None:
             return None
         ipid, gpid, scratch = self.cur
         self.cur = None
         if gpid:
-            for fn in ((lambda: os.killpg(gpid, signal.SIGKILL)), (lambda: os.kill(gpid, signal.SIGKILL))):
+            for kill in (os.killpg, os.kill):
                 try:
-                    fn()
+                    kill(gpid, signal.SIGKILL)
                 except OSError:
                     pass
-        status = None
+        status: dict[str, int] | None = None
         try:
             _, st = os.waitpid(ipid, 0)
             if os.WIFEXITED(st):
@@ -196,9 +200,9 @@ class Zygote:
         return status
 
 
-def _intermediate_wait(gpid, isolated):
+def _intermediate_wait(gpid: int, isolated: bool) -> None:
     """I: wait for G, kill whatever it left behind, exit with G's status."""
-    status = None
+    status: int | None = None
     while True:
         try:
             pid, st = os.waitpid(-1, 0)
@@ -224,7 +228,7 @@ def _intermediate_wait(gpid, isolated):
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 120)
 
 
-def _kill_orphans():
+def _kill_orphans() -> None:
     """Fallback mode (no pid namespace): kill descendants re-parented to us."""
     me = str(os.getpid())
     for _ in range(50):

@@ -45,7 +45,7 @@ def libc() -> ctypes.CDLL:
     return _libc
 
 
-def _chk(r, what):
+def _chk(r: int, what: str) -> None:
     if r != 0:
         e = ctypes.get_errno()
         raise OSError(e, f"{what}: {os.strerror(e)}")
@@ -53,7 +53,7 @@ def _chk(r, what):
 
 def prctl(*args: int) -> int:
     a = [ctypes.c_ulong(x) for x in args] + [ctypes.c_ulong(0)] * (5 - len(args))
-    return libc().prctl(*a)
+    return int(libc().prctl(*a))
 
 
 def mount(src: str | None, dst: str, fstype: str | None, flags: int, data: str | None = None) -> None:
@@ -95,11 +95,11 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_SockFilter))]
 
 
-def _keyring_filter() -> list:
+def _keyring_filter() -> list[tuple[int, int, int, int]]:
     """BPF: on a known architecture, add_key/request_key/keyctl fail with EPERM; all else runs."""
     ld_abs, jeq, ret = 0x20, 0x15, 0x06
     allow, eperm = 0x7FFF0000, 0x00050000 | 1
-    prog: list = []
+    prog: list[tuple[int, int, int, int]] = []
     for arch, numbers in _AUDIT_ARCH.items():
         nrs = list(numbers) + ([n | _X32 for n in numbers] if arch == 0xC000003E else [])
         block = [(ld_abs, 0, 0, 0)]                              # A = seccomp_data.nr
@@ -122,5 +122,6 @@ def forbid_keyrings() -> None:
 
 
 def prctl_ptr(option: int, arg2: int, address: int) -> int:
-    return libc().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_void_p(address),
-                        ctypes.c_ulong(0), ctypes.c_ulong(0))
+    result: int = libc().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_void_p(address),
+                               ctypes.c_ulong(0), ctypes.c_ulong(0))
+    return result

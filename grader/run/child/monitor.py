@@ -32,7 +32,8 @@ import threading
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
 if TYPE_CHECKING:
-    from typing import Iterable
+    from types import FrameType
+    from typing import Any, Callable, Iterable, Literal, Mapping
 
 __all__ = ["CallWatcher", "Tripwires", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
 
@@ -116,10 +117,10 @@ def implied_names(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def expand_names(names: Iterable[str]) -> dict:
+def expand_names(names: Iterable[str]) -> dict[str, str]:
     """Covered qualified name -> the policy name that bans it (the first one wins)."""
     names = list(names)
-    out: dict = {}
+    out: dict[str, str] = {}
     for policy_name in names:  # a name listed exactly wins over one that merely implies it
         out.setdefault(implied_names(policy_name)[0], policy_name)
     for policy_name in names:
@@ -163,7 +164,8 @@ class CallWatcher:
     from ``eval``/``exec`` code (``<string>``) are attributed to the student line that ran it.
     """
 
-    def __init__(self, names, files=None, covered=None):
+    def __init__(self, names: Iterable[str], files: Iterable[str] | None = None,
+                 covered: dict[str, str] | None = None) -> None:
         self.names = tuple(names)
         self.static_only = tuple(n for n in self.names if "(" in n)
         self._covered = dict(covered) if covered is not None else expand_names(n for n in self.names if "(" not in n)
@@ -171,25 +173,25 @@ class CallWatcher:
             None if files is None
             else frozenset(os.path.normcase(os.path.abspath(f)) for f in files)
         )
-        self._counts: dict = {}
+        self._counts: dict[tuple[str, str, int], int] = {}
         self.tampered = False
-        self.tamper_reasons: list = []
-        self.unresolved: set = set(self._covered)
-        self.unwatchable: set = set()  # resolved to something a profile hook cannot see (types)
-        self._cfuncs: dict = {}   # id(C function) -> banned
-        self._keep: list = []     # keeps the objects behind those ids alive
-        self._codes: dict = {}    # code object -> banned
-        self._methods: dict = {}  # method name -> [(kind, owner, banned)]
+        self.tamper_reasons: list[str] = []
+        self.unresolved: set[str] = set(self._covered)
+        self.unwatchable: set[str] = set()  # resolved to something a profile hook cannot see (types)
+        self._cfuncs: dict[int, str] = {}   # id(C function) -> banned
+        self._keep: list[object] = []     # keeps the objects behind those ids alive
+        self._codes: dict[object, str] = {}    # code object -> banned
+        self._methods: dict[str, list[tuple[str, Any, str]]] = {}  # method name -> [(kind, owner, banned)]
         self._nmods = -1
-        self._prev = None
+        self._prev: Any = None
         self._prev_thread = None
-        self._hook = None
+        self._hook: Callable[[FrameType, str, Any], None] | None = None
         self._active = False
         self._own_codes = frozenset({CallWatcher.__enter__.__code__, CallWatcher.__exit__.__code__})
 
     # -- results ---------------------------------------------------------------------
     @property
-    def hits(self) -> list:
+    def hits(self) -> list[dict[str, object]]:
         return [
             {"banned": banned, "line": line, "filename": filename, "count": count}
             for (banned, filename, line), count in self._counts.items()
@@ -206,7 +208,7 @@ class CallWatcher:
             self.unresolved.discard(qual)
             self._register(qual, obj)
 
-    def _register(self, qual: str, obj) -> None:
+    def _register(self, qual: str, obj: object) -> None:
         banned = self._covered[qual]
         if isinstance(obj, _BuiltinMethod):
             owner = getattr(obj, "__self__", None)
@@ -214,12 +216,12 @@ class CallWatcher:
                 self._cfuncs[id(obj)] = banned
                 self._keep.append(obj)
             else:  # bound to an object, e.g. numpy.add.reduce: a fresh method object per access
-                self._methods.setdefault(obj.__name__, []).append(("bound", owner, banned))
+                self._methods.setdefault(getattr(obj, "__name__", "?"), []).append(("bound", owner, banned))
             return
         if isinstance(obj, _MethodDescriptor) or type(obj).__name__ in ("method_descriptor", "wrapper_descriptor"):
             owner = getattr(obj, "__objclass__", None)
             if owner is not None:
-                self._methods.setdefault(obj.__name__, []).append(("instance", owner, banned))
+                self._methods.setdefault(getattr(obj, "__name__", "?"), []).append(("instance", owner, banned))
                 return
         codes = []
         for candidate in (obj, getattr(obj, "_implementation", None), getattr(obj, "__wrapped__", None),
@@ -234,7 +236,7 @@ class CallWatcher:
         self.unwatchable.add(qual)
 
     # -- attribution -----------------------------------------------------------------
-    def _student_site(self, frame):
+    def _student_site(self, frame: FrameType | None) -> tuple[str, int] | None:
         """(filename, line) of the student code behind ``frame``, or None for library code."""
         files = self._files
         while frame is not None:
@@ -250,7 +252,7 @@ class CallWatcher:
             return (filename, frame.f_lineno)
         return None
 
-    def _record(self, banned: str, frame) -> None:
+    def _record(self, banned: str, frame: FrameType | None) -> None:
         site = self._student_site(frame)
         if site is None:
             return
@@ -263,7 +265,7 @@ class CallWatcher:
             self.tamper_reasons.append(reason)
 
     # -- the hook --------------------------------------------------------------------
-    def _make_hook(self):
+    def _make_hook(self) -> Callable[[FrameType, str, Any], None]:
         cfuncs = self._cfuncs
         codes = self._codes
         methods = self._methods
@@ -280,7 +282,7 @@ class CallWatcher:
             import _thread
 
             tamper_c[id(_thread.start_new_thread)] = "_thread.start_new_thread (an unwatched thread)"
-            tamper_keep = (_thread.start_new_thread,)
+            tamper_keep: tuple[object] = (_thread.start_new_thread,)
         except Exception:  # pragma: no cover
             tamper_keep = (None,)
         student = self._student_site
@@ -288,7 +290,7 @@ class CallWatcher:
         if _thread_getprofile is not None and hasattr(_thread_getprofile, "__code__"):
             tamper_codes[_thread_getprofile.__code__] = "threading.getprofile called"
 
-        def hook(frame, event, arg, _keep=tamper_keep):
+        def hook(frame: FrameType, event: str, arg: Any, _keep: tuple[object] = tamper_keep) -> None:
             if event == "c_call":
                 if len(modules) != watcher._nmods:
                     resolve()
@@ -302,7 +304,7 @@ class CallWatcher:
                     if frame.f_code not in own and (arg is not tamper_keep[0] or student(frame)):
                         watcher._tamper(reason)
                     return
-                specs = methods.get(getattr(arg, "__name__", None))
+                specs = methods.get(getattr(arg, "__name__", ""))
                 if specs is not None:
                     owner = getattr(arg, "__self__", None)
                     for kind, target, banned in specs:
@@ -324,7 +326,7 @@ class CallWatcher:
         return hook
 
     # -- context manager -------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self) -> CallWatcher:
         self._resolve()
         self._hook = self._make_hook()
         self._prev = _getprofile()
@@ -334,7 +336,7 @@ class CallWatcher:
         _setprofile(self._hook)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         current = _getprofile()
         _setprofile(self._prev)
         if self._active:
@@ -363,7 +365,7 @@ _FunctionType = type(lambda: None)
 _REPLACEABLE = (_BuiltinMethod, _FunctionType)
 
 
-def _replaceable(obj) -> bool:
+def _replaceable(obj: Any) -> bool:
     """A module-level function (C or Python, or numpy's dispatcher): something a module
     attribute holds and a wrapper can stand in for.  Methods of C types cannot be."""
     if isinstance(obj, _BuiltinMethod):
@@ -388,24 +390,24 @@ class Tripwires:
     ``unreplaceable`` lists them for the profile hook (``CallWatcher``).
     """
 
-    def __init__(self, names):
+    def __init__(self, names: Iterable[str]) -> None:
         self._covered = expand_names(n for n in names if "(" not in n)
         self._pending = set(self._covered)       # qualified names not resolved yet
-        self._stand_in: dict = {}                # id(original) -> stand-in
-        self._originals: list = []               # keeps the originals alive (ids stay valid)
-        self._placed: list = []                  # (module dict, attribute, stand-in)
-        self.unreplaceable: dict = {}            # qualified name -> banned, for the profile hook
-        self._counts: dict = {}
+        self._stand_in: dict[int, Any] = {}      # id(original) -> stand-in
+        self._originals: list[Any] = []          # keeps the originals alive (ids stay valid)
+        self._placed: list[tuple[dict[str, Any], str, Any]] = []  # (module dict, attribute, stand-in)
+        self.unreplaceable: dict[str, str] = {}  # qualified name -> banned, for the profile hook
+        self._counts: dict[tuple[str, str, int], int] = {}
         self._nmods = -1
-        self._scanned: set = set()                 # names of modules already patched
+        self._scanned: set[str] = set()                 # names of modules already patched
         self._n_stand_ins = 0
         self.active = False
-        self._on_unreplaceable = None
+        self._on_unreplaceable: Callable[[], None] | None = None
         watcher = CallWatcher((), covered={})
         self._site = watcher._student_site
 
     # -- results ---------------------------------------------------------------------
-    def take(self) -> list:
+    def take(self) -> list[dict[str, Any]]:
         hits = [{"banned": b, "line": line, "filename": f, "count": c} for (b, f, line), c in self._counts.items()]
         self._counts = {}
         return hits
@@ -419,12 +421,12 @@ class Tripwires:
         original_import, original_import_module = builtins.__import__, importlib.import_module
         refresh = self.refresh
 
-        def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        def __import__(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
             module = original_import(name, globals, locals, fromlist, level)
             refresh()
             return module
 
-        def import_module(name, package=None):
+        def import_module(name: str, package: str | None = None) -> Any:
             module = original_import_module(name, package)
             refresh()
             return module
@@ -477,11 +479,11 @@ class Tripwires:
                     if _is_library(module):
                         self._placed.append((namespace, attr, replacement))
 
-    def _make(self, original, banned):
+    def _make(self, original: Any, banned: str) -> Any:
         record = self._record
         call = original
 
-        def stand_in(*args, **kwargs):
+        def stand_in(*args: Any, **kwargs: Any) -> Any:
             record(banned)
             return call(*args, **kwargs)
 
@@ -492,7 +494,7 @@ class Tripwires:
                 pass
         return stand_in
 
-    def _record(self, banned) -> None:
+    def _record(self, banned: str) -> None:
         if not self.active:
             return
         site = self._site(sys._getframe(2))
@@ -501,7 +503,7 @@ class Tripwires:
             self._counts[key] = self._counts.get(key, 0) + 1
 
     # -- per call --------------------------------------------------------------------
-    def start(self, on_unreplaceable=None) -> None:
+    def start(self, on_unreplaceable: Callable[[], None] | None = None) -> None:
         """Begin a call; ``on_unreplaceable()`` runs whenever banned methods that need the
         profile hook are known (now, or when an import during the call brings them)."""
         self._on_unreplaceable = on_unreplaceable
@@ -518,7 +520,7 @@ class Tripwires:
         return any(namespace.get(attr) is not stand_in for namespace, attr, stand_in in self._placed)
 
 
-def _lookup(qual: str, modules):
+def _lookup(qual: str, modules: Mapping[str, Any]) -> object:
     """The object a qualified name denotes, using only modules already imported."""
     parts = qual.split(".")
     for cut in range(len(parts), 0, -1):
@@ -535,9 +537,9 @@ def _lookup(qual: str, modules):
     return _NOTFOUND
 
 
-def _is_library(module) -> bool:
+def _is_library(module: Any) -> bool:
     """builtins, the standard library, site-packages: not the student's own modules."""
     path = getattr(module, "__file__", None)
-    if path is None:
+    if type(path) is not str:
         return True
-    return os.path.normcase(os.path.abspath(path)).startswith(_LIB_DIRS)
+    return bool(os.path.normcase(os.path.abspath(path)).startswith(_LIB_DIRS))

@@ -21,6 +21,10 @@ import json
 import os
 import sys
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 import importlib.util
 
 sys.dont_write_bytecode = True               # -I ignores PYTHONDONTWRITEBYTECODE
@@ -50,7 +54,7 @@ class _Sink(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, b) -> int:
+    def write(self, b: Any) -> int:
         n = len(b)
         room = self.cap + 4 - len(self.data)
         if room > 0:
@@ -58,7 +62,7 @@ class _Sink(io.RawIOBase):
         self.size += n
         return n
 
-    def take(self):
+    def take(self) -> tuple[bytes, int]:
         data, size = bytes(self.data), self.size
         self.data = bytearray()
         self.size = 0
@@ -78,7 +82,7 @@ class _Pipes:
             n = self.wout.write(view)
             view = view[n or 0:]
 
-    def readline(self):
+    def readline(self) -> bytes | None:
         line = self.rin.readline(codec.MAX_LINE_BYTES + 1)
         if not line:
             return None
@@ -89,18 +93,18 @@ class _Pipes:
         return line[:-1]
 
 
-class PortableChild(Child):
+class PortableChild(Child):  # type: ignore[misc]  # Child comes from _gradechild (the sandbox's name)
     """:class:`runner.Child` without fork, rlimits, namespaces or timer signals."""
 
-    def __init__(self, msg: dict, pipes: _Pipes) -> None:
+    def __init__(self, msg: dict[str, Any], pipes: _Pipes) -> None:
         super().__init__({"isolated": False, "sys_path": msg.get("sys_path") or []}, msg, pipes, msg["scratch"])
         self.reader = pipes
         self.sink = _Sink(self.out_cap)
 
-    def _receive_files(self):
+    def _receive_files(self) -> None:
         pass                                 # the parent wrote them into the scratch folder
 
-    def _setup(self):
+    def _setup(self) -> None:
         sys.dont_write_bytecode = True       # no __pycache__ in the student's scratch
         for p in self.cfg["sys_path"]:
             if p not in sys.path:
@@ -121,7 +125,7 @@ class PortableChild(Child):
         sys.path.insert(0, self.scratch)
         self.recursion_limit = sys.getrecursionlimit()
 
-    def _take_output(self):
+    def _take_output(self) -> tuple[str, bool]:
         for f in self.std[1:]:
             try:
                 f.flush()
@@ -130,16 +134,16 @@ class PortableChild(Child):
         data, size = self.sink.take()
         return data[: self.out_cap].decode("utf-8", errors="replace"), size > self.out_cap
 
-    def _timed(self, seconds):
+    def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return lambda fn: fn                 # the parent's kill is the wall-clock limit
 
-    def _cpu_alarm(self, t_limit):
+    def _cpu_alarm(self, t_limit: float) -> float:
         return float("inf")                  # the verdict is CPU time > limit, after the call
 
-    def _cpu_alarm_off(self):
+    def _cpu_alarm_off(self) -> None:
         pass
 
-    def _kill_other_processes(self):
+    def _kill_other_processes(self) -> None:
         pass                                 # the parent kills the process tree on restart
 
 

@@ -41,16 +41,21 @@ from _gradechild.linux import (
 )
 from _gradechild.wire import LineReader, send as _send
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
+if TYPE_CHECKING:
+    import socket
+    from typing import Any, Callable
+
 
 class _CallTimeout(BaseException):
     """Raised by the SIGALRM timer; a BaseException so `except Exception` in
     student code does not swallow it."""
 
-    def __init__(self, *args):
+    def __init__(self, *args: object) -> None:
         super().__init__(*args)
 
 
-def _text(obj, cap=2000):
+def _text(obj: object, cap: int = 2000) -> str:
     """str(obj) forced to an exact str, capped; never raises."""
     try:
         s = str(obj)
@@ -64,7 +69,7 @@ def _text(obj, cap=2000):
 
 
 class Child:
-    def __init__(self, cfg, msg, sock, scratch):
+    def __init__(self, cfg: dict[str, Any], msg: dict[str, Any], sock: socket.socket, scratch: str | None) -> None:
         self.cfg = cfg
         self.msg = msg
         self.sock = sock
@@ -72,14 +77,14 @@ class Child:
         self.isolated = bool(cfg.get("isolated"))
         self.limits = msg["limits"]
         self.scratch = scratch or "/w"
-        self.module = None
-        self.tripwires = None
-        self._watcher = None
-        self.out_fd = None
+        self.module: types.ModuleType | None = None
+        self.tripwires: Any = None
+        self._watcher: Any = None
+        self.out_fd = -1
         self.out_cap = int(self.limits.get("output_bytes", 32000))
 
     # -- setup ------------------------------------------------------------
-    def _isolate(self):
+    def _isolate(self) -> None:
         mb = int(self.limits.get("scratch_mb", 64))
         mount(None, "/", None, MS_REC | MS_PRIVATE)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -89,7 +94,7 @@ class Child:
         mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
         drop_all_caps()
 
-    def _rlimits(self):
+    def _rlimits(self) -> None:
         if resource is None:
             return
         L = self.limits
@@ -118,7 +123,7 @@ class Child:
             except (ValueError, OSError):
                 pass
 
-    def _setup(self):
+    def _setup(self) -> None:
         if self.isolated:
             self._isolate()
         if sys.platform.startswith("linux"):
@@ -177,7 +182,7 @@ class Child:
         self._rlimits()
 
     # -- helpers ----------------------------------------------------------
-    def _restore_std(self):
+    def _restore_std(self) -> None:
         for f in self.std[1:]:
             try:
                 f.flush()
@@ -189,7 +194,7 @@ class Child:
         except Exception:
             pass
 
-    def _take_output(self):
+    def _take_output(self) -> tuple[str, bool]:
         """What was printed since the last reset (capped), then reset."""
         try:
             size = os.fstat(self.out_fd).st_size
@@ -205,12 +210,12 @@ class Child:
         text = data[: self.out_cap].decode("utf-8", errors="replace")
         return text, truncated
 
-    def _timed(self, seconds):
+    def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Run a call under a wall-clock SIGALRM timer (what timeout_decorator does with
         signals, without building a decorator per call: ~60 us of every call)."""
-        def deco(fn):
-            def run(*a, **k):
-                def h(signum, frame):
+        def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def run(*a: Any, **k: Any) -> Any:
+                def h(signum: int, frame: object) -> None:
                     raise _CallTimeout("Timed Out")
                 old = signal.signal(signal.SIGALRM, h)
                 signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -222,7 +227,7 @@ class Child:
             return run
         return deco
 
-    def _cpu_alarm(self, t_limit):
+    def _cpu_alarm(self, t_limit: float) -> float:
         """Interrupt CPU-bound code soon after its CPU time passes the limit.
 
         CPU time, unlike wall time, does not grow when the machine is busy, so this stops
@@ -231,20 +236,20 @@ class Child:
         """
         cap = 1.25 * t_limit + 0.05
 
-        def expire(signum, frame):
+        def expire(signum: int, frame: object) -> None:
             raise _CallTimeout("CPU time limit")
 
         signal.signal(signal.SIGPROF, expire)
         signal.setitimer(signal.ITIMER_PROF, cap)
         return cap
 
-    def _cpu_alarm_off(self):
+    def _cpu_alarm_off(self) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
-    def _describe(self, e):
+    def _describe(self, e: BaseException) -> dict[str, Any]:
         tb = e.__traceback__
         try:
-            frames = traceback.extract_tb(tb)
+            frames: list[traceback.FrameSummary] = list(traceback.extract_tb(tb))
         except BaseException:
             frames = []
         prefix = os.path.join(self.scratch, "")
@@ -265,13 +270,13 @@ class Child:
         return {"type": name, "message": _text(e), "lineno": lineno if type(lineno) is int else None,
                 "line": _text(line, 500) if line is not None else None, "traceback": _text(text, 20000)}
 
-    def _other_tasks(self):
+    def _other_tasks(self) -> bool:
         try:
             return len(os.listdir("/proc/self/task")) > 1
         except OSError:
             return threading.active_count() > 1
 
-    def _kill_other_processes(self):
+    def _kill_other_processes(self) -> None:
         if not self.isolated:
             return
         try:
@@ -293,17 +298,17 @@ class Child:
                 break
 
     # -- load -------------------------------------------------------------
-    def _load(self):
+    def _load(self) -> None:
         main = self.msg["main"]
         name = os.path.splitext(os.path.basename(main))[0]
         path = os.path.join(self.scratch, main)
-        res = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
+        res: dict[str, Any] = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
                "line": None, "names": [], "exception": None}
         try:
             if self.msg.get("watch"):       # before any student code: the tripwires are in place
                 self.tripwires = Tripwires(self.msg["watch"]).install()
             spec = importlib.util.spec_from_file_location(name, path)
-            if spec is None:
+            if spec is None or spec.loader is None:
                 raise ImportError(f"cannot import {main}")
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
@@ -338,13 +343,13 @@ class Child:
         _send(self.sock, res)
 
     # -- calls ------------------------------------------------------------
-    def _resolve(self, fname):
-        obj = self.module
+    def _resolve(self, fname: str) -> Any:
+        obj: Any = self.module
         for part in fname.split("."):
             obj = getattr(obj, part)
         return obj
 
-    def _reply(self, res):
+    def _reply(self, res: dict[str, Any]) -> None:
         try:
             line = codec.dumps_line(res)
         except codec.CodecError as e:
@@ -352,21 +357,21 @@ class Child:
             line = codec.dumps_line(res)
         self.sock.sendall(line)
 
-    def _hook_methods(self):
+    def _hook_methods(self) -> None:
         """Methods of C types (``arr.sum()``) cannot be replaced: once the module that has
         them is loaded (numpy), a profile hook watches the rest of the call for them."""
         if self._watcher is None and self.tripwires.unreplaceable:
             self._watcher = CallWatcher((), covered=self.tripwires.unreplaceable)
             self._watcher.__enter__()
 
-    def _call(self, req):
+    def _call(self, req: dict[str, Any]) -> None:
         self._reply(self._run(req))
 
-    def _run(self, req):
+    def _run(self, req: dict[str, Any]) -> dict[str, Any]:
         nonce = req["n"]
         t_limit = float(req["t"])
         wall_limit = float(req["wl"])
-        res = {"n": nonce, "status": "ok", "value": None, "cpu": 0.0, "wall": 0.0, "exception": None,
+        res: dict[str, Any] = {"n": nonce, "status": "ok", "value": None, "cpu": 0.0, "wall": 0.0, "exception": None,
                "detail": "", "hits": [], "tampered": False, "restart": False}
         self._take_output()
         try:
@@ -443,7 +448,7 @@ class Child:
         self._kill_other_processes()
         return res
 
-    def _receive_files(self):
+    def _receive_files(self) -> None:
         """The student's files come on this child's own channel, never through the zygote."""
         first = self.reader.readline()
         if first is None:

@@ -23,5 +23,5 @@ class LineReader:
         return line
 
 
-def send(sock: socket.socket, msg: dict) -> None:
+def send(sock: socket.socket, msg: dict[str, object]) -> None:
     sock.sendall(codec.dumps_line(msg))

@@ -1,0 +1,198 @@
+"""The one interface every language a submission may be written in implements.
+
+A language answers six questions, as check50's ``c.py`` and ``py.py`` do on one ``run``
+chain: which files are its own, how they decode, how a submission is built, how a child
+is started that loads it and serves calls (function assignments) or runs it as a program,
+and how bans and style are analysed. Nothing outside ``grader/languages/`` asks which
+language a submission is written in; it asks the submission's :class:`Language`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from grader.judge.verdict import ErrorKind
+    from grader.run.model import CallResult, IsolationProfile, Limits, LoadResult
+    from grader.run.process import Program
+    from grader.run.sandbox import Sandbox
+    from grader.spec.model import BanPolicy
+    from grader.static.bans import Finding
+    from grader.static.style import Source
+
+
+#: Code pages a legacy source file may be saved in (Windows Western, Greek, ISO Latin-9).
+LEGACY_ENCODINGS = ("cp1252", "iso8859_7", "cp1253", "iso8859_15")
+
+
+def decode_legacy(data: bytes) -> tuple[str, str]:
+    """(text, encoding): UTF-8 (a BOM is dropped), else the best legacy code page."""
+    import charset_normalizer
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", "replace"), "utf-8-sig"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    best = charset_normalizer.from_bytes(data, cp_isolation=list(LEGACY_ENCODINGS)).best()
+    encoding = best.encoding if best is not None else "cp1252"
+    text = data.decode(encoding, "replace")
+    if encoding == "cp1253" and data.decode("iso8859_7", "replace") == text:
+        encoding = "iso8859_7"   # identical for this text: name the common Linux Greek code page
+    return text, encoding
+
+
+class DecodeProblem(ValueError):
+    """A file that cannot be read as source text; ``kind`` is one of the submission error kinds."""
+
+    def __init__(self, kind: "ErrorKind", message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class NotSupported(NotImplementedError):
+    """The language cannot do what was asked (e.g. serve function calls); the message says so."""
+
+
+@dataclass(frozen=True)
+class BuildError:
+    message: str
+    line: int | None = None
+
+    def describe(self, main_file: str) -> str:
+        where = f"{main_file}, line {self.line}: " if self.line else f"{main_file}: "
+        return f"does not compile: {where}{self.message}"
+
+
+@dataclass
+class Build:
+    """What a build hands the runner: the files of the scratch folder and the command that runs them."""
+
+    files: dict[str, bytes]
+    argv: list[str]
+    main_file: str
+    errors: list[BuildError] = field(default_factory=list)
+    output: str = ""
+
+
+class FunctionSession(Protocol):
+    """A child that has loaded one submission and serves calls to its functions (see grader.run.session)."""
+
+    @property
+    def load(self) -> "LoadResult": ...
+
+    def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
+                  watch: bool | Sequence[bool] = False) -> "list[CallResult]":
+        """One result per (args, time limit); a language with ``wants_expected`` also takes ``expected=[...]``."""
+        ...
+
+
+def fill(template: Sequence[str], **values: str) -> list[str]:
+    """A command template with ``{main}``, ``{class}``... filled in."""
+    out = []
+    for part in template:
+        for key, value in values.items():
+            part = part.replace("{" + key + "}", value)
+        out.append(part)
+    return out
+
+
+class Language:
+    """Base class of a language: subclass it and override what differs from plain text source files."""
+
+    name: str = ""
+    title: str = ""
+    suffixes: tuple[str, ...] = ()
+    #: The child can load a submission and serve calls to its functions.
+    serves_functions: bool = False
+    #: The child can confirm bans at run time (a monitor inside the sandbox).
+    runtime_bans: bool = False
+    #: ``call_many`` also takes ``expected=[...]``, the reference's answers (parent side only: the
+    #: session uses their shape, e.g. how many outputs to ask for; they never reach the child).
+    wants_expected: bool = False
+    #: What marks the file that starts a program (several files, none with an expected name).
+    entry_point: re.Pattern[bytes] | None = None
+    #: Old course files arrive in legacy code pages (Windows-1252, ISO-8859-7): decode them rather than refuse.
+    legacy_encodings: bool = False
+    #: How a program of this language is run when the spec gives no ``run:`` command.
+    default_run: tuple[str, ...] = ()
+    #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).
+    default_build: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<language {self.name}>"
+
+    def __reduce__(self) -> Any:
+        # Languages are registry entries: they travel (to Dask workers) by name.
+        from grader.languages.registry import get_language
+
+        return (get_language, (self.name,))
+
+    # ---------------------------------------------------------------- files
+    def owns(self, filename: str) -> bool:
+        """Whether a file of this name is a source file of this language."""
+        return PurePath(filename).suffix in self.suffixes and not PurePath(filename).name.startswith(".")
+
+    def find_main(self, files: Mapping[str, bytes], expected: Sequence[str] = ()) -> str | None:
+        """The file to load or run among a submission's files: an expected name, else its only file.
+
+        None when it cannot tell (several files, none with an expected name).
+        """
+        own = sorted(name for name in files if self.owns(name))
+        named = [name for name in expected if name in own]
+        if named:
+            return named[0]
+        if len(own) == 1:
+            return own[0]
+        # A program with its helper files: the one file that starts it.
+        starts = [name for name in own if self.entry_point is not None and self.entry_point.search(files[name])]
+        return starts[0] if len(starts) == 1 else None
+
+    def decode(self, name: str, data: bytes) -> str:
+        """The file as text, or :class:`DecodeProblem` saying in the student's terms why not."""
+        if not data.strip():
+            raise DecodeProblem("empty", f"{name} is empty")
+        if b"\0" in data:
+            raise DecodeProblem("binary", f"{name} is a binary file, not source code")
+        if self.legacy_encodings:
+            return decode_legacy(data)[0]
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DecodeProblem("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8") from None
+
+    # ---------------------------------------------------------------- build and run
+    def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
+              limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0) -> Build:
+        """Make the submission runnable; the default runs the main file as it is."""
+        return Build(files=dict(files), argv=fill(run or self.default_run, main=main), main_file=main)
+
+    def binds(self) -> tuple[str, ...]:
+        """Extra folders the sandbox binds read-only for this language's toolchain."""
+        return ()
+
+    def spawn(self, build: Build, *, limits: "Limits", env: Mapping[str, str] | None = None,
+              profile: "IsolationProfile | None" = None, files: Mapping[str, bytes] | None = None) -> "Program":
+        """Start the built program in the sandbox (``files`` are added to its scratch folder)."""
+        from grader.run.process import spawn
+
+        return spawn(build.argv, {**build.files, **(files or {})}, limits=limits, binds=self.binds(), env=env, profile=profile)
+
+    def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
+                     watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:
+        """A child that loads the submission and serves function calls."""
+        raise NotSupported(f"{self.title} submissions cannot be graded function by function")
+
+    # ---------------------------------------------------------------- static analysis
+    def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
+                     *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":
+        """Uses of banned functions in the main file (``files``: all of the submission's), without running anything."""
+        return []
+
+    def style_source(self, text: str) -> "Source":
+        """The facts the style checks read (lines, comments, names, functions)."""
+        raise NotSupported(f"no style checks for {self.title}")

@@ -1,0 +1,169 @@
+"""One path after the judge: a grading session hands every verdict to the registered sinks.
+
+The local pool (grader.batch), the Dask executor, program assignments and ``grader check``
+differ only in where the calls run; what happens to a verdict is the same for all of them,
+and lives here, the way pytest's ``pytest_runtest_logreport`` reaches every reporter:
+
+    resume (reuse a stored result of the same spec and files)
+      -> each verdict, in the order it arrives, to every sink: store, per-submission JSON,
+         progress, streaming reporters, in the order they were registered.
+
+A sink is anything with ``accept(result, reused)`` and ``close()``.
+"""
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Protocol, Sequence
+
+from grader.judge.score import total
+from grader.judge.verdict import SubmissionError, SubmissionResult
+from grader.spec.model import Spec
+from grader.store import Store
+from grader.submissions import Submission
+
+
+class Sink(Protocol):
+    """Receives every finished verdict of a session (``reused``: taken from the store, not graded now)."""
+
+    def accept(self, result: SubmissionResult, reused: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Grader(Protocol):
+    def grade(self, submission: Submission) -> SubmissionResult: ...
+
+
+class StoreSink:
+    """Saves each new verdict in the resumable SQLite store (a reused one is there already)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def accept(self, result: SubmissionResult, reused: bool) -> None:
+        if not reused:
+            self.store.save(result)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+class JsonSink:
+    """Writes ``<id>.json`` for each new verdict, atomically, as it arrives."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+
+    def accept(self, result: SubmissionResult, reused: bool) -> None:
+        from grader.reports import write_submission_json
+
+        if not reused:
+            write_submission_json(result, self.out_dir)
+
+    def close(self) -> None:
+        pass
+
+
+class CallbackSink:
+    """Adapts a plain ``fn(result, reused)`` (a progress bar's ``advance``) to a sink."""
+
+    def __init__(self, fn: Callable[[SubmissionResult, bool], None]):
+        self.fn = fn
+
+    def accept(self, result: SubmissionResult, reused: bool) -> None:
+        self.fn(result, reused)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Outcome:
+    """What a session graded: results in the submissions' order, and how many were reused."""
+
+    results: list[SubmissionResult]
+    graded: int
+    skipped: int
+    elapsed_s: float
+
+
+def internal_error(spec: Spec, submission: Submission, exc: BaseException) -> SubmissionResult:
+    """A grader bug on one submission becomes that submission's error; the batch goes on."""
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    error = SubmissionError("internal-error", f"the grader failed on this submission ({detail}); please report it")
+    return total(spec, submission.id, {}, [], [error], submission_digest=submission.digest, extra={"traceback": traceback.format_exc()})
+
+
+class GradingSession:
+    """One run of one spec: the resume rule, then every verdict to every sink, one at a time."""
+
+    def __init__(self, spec: Spec, sinks: Iterable[Sink] = (), *, store: Store | None = None, regrade: bool = False):
+        self.spec = spec
+        self.store = store
+        self.regrade = regrade
+        self.sinks = list(sinks)
+        self.results: dict[str, SubmissionResult] = {}
+        self.reused = 0
+        self._lock = threading.Lock()
+        self._started = time.perf_counter()
+
+    def pending(self, submissions: Sequence[Submission]) -> list[Submission]:
+        """The submissions to grade now; a stored result of this spec and these files is delivered as reused."""
+        todo = []
+        for sub in submissions:
+            previous = None
+            if self.store is not None and not self.regrade:
+                previous = self.store.current(self.spec.assignment, sub.id, self.spec.digest, sub.digest)
+            if previous is not None:
+                self.deliver(previous, reused=True)
+            else:
+                todo.append(sub)
+        return todo
+
+    def deliver(self, result: SubmissionResult, *, reused: bool = False) -> bool:
+        """Hand a verdict to every sink; only a submission's first verdict counts (a retried task's is dropped)."""
+        with self._lock:
+            if result.submission in self.results:
+                return False
+            self.results[result.submission] = result
+            self.reused += reused
+            for sink in self.sinks:
+                sink.accept(result, reused)
+        return True
+
+    def grade(self, grader: Grader, submission: Submission) -> SubmissionResult:
+        """Grade one submission here and deliver it; a grader failure becomes its internal error."""
+        try:
+            result = grader.grade(submission)
+        except Exception as exc:  # one submission's grader failure must not stop the class
+            result = internal_error(self.spec, submission, exc)
+        self.deliver(result)
+        return result
+
+    def outcome(self, submissions: Sequence[Submission]) -> Outcome:
+        ordered = [self.results[s.id] for s in submissions if s.id in self.results]
+        return Outcome(ordered, len(ordered) - self.reused, self.reused, time.perf_counter() - self._started)
+
+    def close(self) -> None:
+        for sink in self.sinks:
+            sink.close()
+
+    def __enter__(self) -> "GradingSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_session(spec: Spec, out_dir: Path, *, regrade: bool = False, sinks: Sequence[Sink] = (),
+                 on_result: Callable[[SubmissionResult, bool], None] | None = None) -> GradingSession:
+    """The session of ``grader grade``: the store, the per-submission JSON, then any other sinks and progress."""
+    store = Store(out_dir)
+    registered: list[Sink] = [StoreSink(store), JsonSink(out_dir), *sinks]
+    if on_result is not None:
+        registered.append(CallbackSink(on_result))
+    return GradingSession(spec, registered, store=store, regrade=regrade)
