@@ -2,15 +2,26 @@
 # Install grader and what its sandbox needs on a Debian/Ubuntu machine.
 #   ./install.sh          the grader, bubblewrap and a JDK (for Java program assignments)
 #   ./install.sh --test   also the test extras and headless Chromium (report screenshots)
+#   ./install.sh --matlab also GNU Octave, to grade MATLAB .m submissions (--test installs it too)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 want_test=0
-[[ "${1:-}" == "--test" ]] && want_test=1
+want_matlab=0
+for arg in "$@"; do
+    case "$arg" in
+        --test) want_test=1 ;;
+        --matlab) want_matlab=1 ;;
+        *) echo "usage: ./install.sh [--test] [--matlab]" >&2; exit 2 ;;
+    esac
+done
 
 packages=()
 command -v bwrap >/dev/null || packages+=(bubblewrap)
 command -v javac >/dev/null || packages+=(default-jdk-headless)
+if (( want_test || want_matlab )); then
+    command -v octave-cli >/dev/null || packages+=(octave)   # MATLAB .m submissions (the tests grade some)
+fi
 if (( want_test )); then
     command -v chromium >/dev/null || packages+=(chromium)
 fi

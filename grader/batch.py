@@ -122,6 +122,8 @@ def run_batch(
     """Grade a class locally: resume, then the pool, every verdict through one session."""
     with open_session(spec, options.out_dir, regrade=options.regrade, sinks=options.sinks, on_result=on_result) as session:
         todo = session.pending(submissions)
+        for language in {s.lang for s in todo if s.language and not s.problems}:
+            language.require()          # a missing toolchain stops here, never as every student's 0
         if todo:
             grade_in_pool(session, grader_factory(spec, limits=options.limits, profile=options.profile), todo, options.jobs)
         return session.outcome(submissions)

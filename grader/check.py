@@ -16,7 +16,7 @@ from grader.run.sandbox import probe
 from grader.session import GradingSession
 from grader.spec.loader import load_spec
 from grader.spec.model import Spec
-from grader.submissions import from_file
+from grader.submissions import from_file, from_folder
 
 
 def public_only(spec: Spec) -> Spec:
@@ -32,9 +32,13 @@ def public_only(spec: Spec) -> Spec:
 def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
     spec = load_spec(spec_path)
     path = Path(file)
-    if not path.is_file():
+    if not path.exists():
         raise GraderError(f"no such file: {file}", exit_code=ExitCode.USAGE)
-    submission = from_file(path, spec.submission_files, languages=spec.languages)
+    # A folder is one submission of several files (a MATLAB student's .m files).
+    read = from_folder if path.is_dir() else from_file
+    submission = read(path, spec.submission_files, languages=spec.languages)
+    if submission.language and not submission.problems:
+        submission.lang.require()
     profile = probe()
     if not profile.secure:
         print(f"note: running your code with limited isolation ({profile.describe()}); time limits still apply", file=sys.stderr)

@@ -153,13 +153,15 @@ def _bans_args(p: argparse.ArgumentParser) -> None:
 def cmd_bans(args: argparse.Namespace) -> int:
     from grader.static.bans import format_findings
     from grader.static.banscan import findings_for
-    from grader.submissions import from_file
+    from grader.submissions import from_file, from_folder
 
     spec = load_spec(args.spec)
-    sub = from_file(Path(args.file), spec.submission_files, languages=spec.languages)
+    path = Path(args.file)
+    read = from_folder if path.is_dir() else from_file   # a folder: one submission of several files (.m)
+    sub = read(path, spec.submission_files, languages=spec.languages)
     if sub.problems:
         raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)
-    findings = findings_for(spec, sub.lang, sub.source(), args.file)
+    findings = findings_for(spec, sub.lang, sub.source(), args.file if path.is_file() else sub.main or "", files=sub.files)
     if not findings:
         print(f"{args.file}: no banned functions found ({', '.join(spec.bans.names) or 'nothing is banned'})")
         return ExitCode.OK

@@ -131,7 +131,7 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
         return Submission(id=path.name, path=path, files={}, problems=tuple(cast(list[tuple[ErrorKind, str]], refused)))
     main, language = _main_of(files, expected, accepted)
     notes: tuple[str, ...] = ()
-    if main is not None and expected and main not in expected:
+    if main is not None and expected and main not in expected and Path(main).suffix in {Path(e).suffix for e in expected}:
         notes = (f"the folder holds {main}; the assignment asks for {' or '.join(expected)}",)
     if main is None or language is None:
         found = ", ".join(sorted(files)) or "no source files"
@@ -148,7 +148,11 @@ def _holds_one_submission(folder: Path, expected: Sequence[str]) -> bool:
     if any((folder / name).is_file() for name in expected):
         return True
     has_sub_folders = any(p.is_dir() and not p.name.startswith((".", "_")) for p in folder.iterdir())
-    return not has_sub_folders and not expected and any(p.is_file() and _is_source(p) for p in folder.iterdir())
+    sources = [p for p in folder.iterdir() if p.is_file() and _is_source(p)]
+    kinds = {language_of(p.name) for p in sources}
+    if not has_sub_folders and sources and all(kind is not None and kind.folder_submissions for kind in kinds):
+        return True  # e.g. a folder of .m files: one MATLAB submission, not one per file
+    return not has_sub_folders and not expected and bool(sources)
 
 
 def _refused(child: Path) -> Submission | None:

@@ -122,7 +122,7 @@ def test_every_handout_example_is_a_public_pinned_case():
 
 def test_spec_shape():
     assert SPEC["assignment"] == "hw7_iteration"
-    assert SPEC["kind"] == "functions" and SPEC["language"] == "python"
+    assert SPEC["kind"] == "functions" and SPEC["language"] == ["python", "matlab"]   # the course's .m files too
     assert SPEC["submission"]["files"] == ["hw7_iteration.py"]
     assert (SPEC_PATH.parent / SPEC["reference"]).resolve() == ROOT / "reference" / "hw7_iteration.py"
     assert (SPEC_PATH.parent / SPEC["generators"]).resolve() == ROOT / "reference" / "hw7_iteration_cases.py"

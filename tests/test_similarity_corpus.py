@@ -29,14 +29,7 @@ def family(submission_id: str) -> str:
 
 
 def class_of(folder: str, spec: Spec) -> list[Submission]:
-    """The corpus folder's submissions, found as ``grader grade`` finds them.
-
-    Until MATLAB is a registered language, discovery does not read ``.m`` files, so a MATLAB
-    folder of ``.m`` files is read here as one submission (its normaliser is what is tested).
-    """
-    if folder.endswith("_matlab") and not any(n.endswith(".m") for s in discover([CORPUS / folder], spec.submission_files) for n in s.files):
-        return [Submission(id=d.name, path=d, files={p.name: p.read_bytes() for p in sorted(d.glob("*.m"))})
-                for d in sorted((CORPUS / folder).iterdir()) if d.is_dir()]
+    """The corpus folder's submissions, found as ``grader grade`` finds them (a MATLAB folder of ``.m`` files is one)."""
     return discover([CORPUS / folder], spec.submission_files)
 
 

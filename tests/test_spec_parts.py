@@ -67,3 +67,18 @@ def test_leaderboard_columns_are_typed(tmp_path):
     path.write_text(text + "leaderboard: [score, {name: Accuracy, key: acc, order: desc}]\n")
     columns = load_spec(path).leaderboard
     assert [(c.name, c.key, c.order) for c in columns] == [("score", "score", None), ("Accuracy", "acc", "desc")]
+
+
+def test_a_program_part_names_only_registered_languages(tmp_path):
+    text = (ROOT / "specs" / "guess_number.yaml").read_text().replace("../reference/", f"{ROOT}/reference/")
+    assert "\n    java:\n" in text
+    path = tmp_path / "guess.yaml"
+    path.write_text(text.replace("\n    java:\n", "\n    cobol:\n", 1))
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    line = path.read_text().splitlines().index("    cobol:") + 1
+    assert any(p.line == line and "program.languages: unknown language 'cobol'" in p.message for p in info.value.problems)
+    from grader.spec.program import program_spec
+
+    part = program_spec({"plugin": "p.py", "languages": {"java": {"run": ["java"]}}, "cases": [{"name": "a"}]}, tmp_path)
+    assert part.speed == {"java": (10.0, 60.0)}  # without `speed:`, the language's own ratios

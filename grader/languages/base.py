@@ -118,6 +118,10 @@ class Language:
     entry_point: re.Pattern[bytes] | None = None
     #: Old course files arrive in legacy code pages (Windows-1252, ISO-8859-7): decode them rather than refuse.
     legacy_encodings: bool = False
+    #: A submission is a folder of this language's files, never one file each (MATLAB: war.m, goFish.m, ...).
+    folder_submissions: bool = False
+    #: A program's time against the reference's: full speed points up to the first ratio, none from the second.
+    speed_ratios: tuple[float, float] = (3.0, 30.0)
     #: How a program of this language is run when the spec gives no ``run:`` command.
     default_run: tuple[str, ...] = ()
     #: How it is built when the spec gives no ``build:`` command (empty: nothing to build).
@@ -170,6 +174,9 @@ class Language:
               limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0) -> Build:
         """Make the submission runnable; the default runs the main file as it is."""
         return Build(files=dict(files), argv=fill(run or self.default_run, main=main), main_file=main)
+
+    def require(self) -> None:
+        """Raise a GraderError saying what to install when this machine cannot run the language (default: it can)."""
 
     def binds(self) -> tuple[str, ...]:
         """Extra folders the sandbox binds read-only for this language's toolchain."""

@@ -75,6 +75,7 @@ class Java(Language):
     default_build = ("javac", "-encoding", "UTF-8", "{main}")
     entry_point = re.compile(rb"\bstatic\s+(?:final\s+)?(?:public\s+)?void\s+main\s*\(")
     legacy_encodings = True
+    speed_ratios = (10.0, 60.0)  # the JVM's start-up and JIT against a Python reference
     default_run = ("java", "-cp", ".", "{class}")
 
     def binds(self) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ ENTRY_POINT_GROUP = "grader.languages"
 BUILTIN: Mapping[str, str] = {
     "python": "grader.languages.python:PYTHON",
     "java": "grader.languages.java:JAVA",
+    "matlab": "grader.languages.matlab:MATLAB",
 }
 
 

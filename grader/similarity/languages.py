@@ -1,15 +1,16 @@
-"""Which normaliser reads which language: one entry per language name, the registry's names.
+"""Which normaliser reads which language, keyed by the language registry's names.
 
-A language added to the grader gains similarity checking by adding its normaliser here (a
-parser-backed function from the submission's files to units of tokens); a language with no
-entry is reported per submission as not compared.
+A file's language is the registry's (grader.languages, by suffix); a registered language
+gains similarity checking by an entry here (a parser-backed function from the submission's
+files to units of tokens). A file in a language with no entry is not compared, and the
+submission says so.
 """
 from __future__ import annotations
 
 from functools import partial
-from pathlib import PurePath
 from typing import Callable
 
+from grader.languages import language_of as registered_language
 from grader.similarity import python_lang
 from grader.similarity.model import Normalised
 from grader.similarity.treesitter_lang import JAVA, MATLAB, normalise_with
@@ -22,9 +23,7 @@ NORMALISERS: dict[str, Normaliser] = {
     "matlab": partial(normalise_with, MATLAB),
 }
 
-SUFFIXES: dict[str, str] = {".py": "python", ".java": "java", ".m": "matlab"}
-
-
 def language_of(name: str) -> str | None:
-    """The language of a file by its name, or None when no normaliser reads it."""
-    return SUFFIXES.get(PurePath(name).suffix.lower())
+    """The registered language of a file, by its name, or None when no normaliser reads it."""
+    language = registered_language(name)
+    return language.name if language is not None and language.name in NORMALISERS else None

@@ -63,7 +63,7 @@ def read(sub: Submission, entry_points: frozenset[str]) -> tuple[Normalised | No
     by_language: dict[str, dict[str, str]] = defaultdict(dict)
     for name, data in sorted(sub.files.items()):
         language = language_of(name)
-        if language is None or language not in NORMALISERS or any(n.startswith(f"{name} ") for n in notes):
+        if language is None or any(n.startswith(f"{name} ") for n in notes):
             continue
         try:  # the registered language decides how its files decode
             by_language[language][name] = _decode(name, data)
@@ -100,7 +100,7 @@ def _excluded_hashes(paths: Sequence[Path], entry_points: frozenset[str]) -> set
     hashes: set[int] = set()
     for path in paths:
         language = language_of(path.name)
-        if language is None or language not in NORMALISERS:
+        if language is None:
             continue
         normalised = NORMALISERS[language]({path.name: path.read_text(encoding="utf-8")}, entry_points)
         hashes |= {fp.hash for fp in fingerprint(str(path), normalised).prints}

@@ -424,6 +424,13 @@ class _Builder:
     def program(self) -> ProgramSpec:
         """The typed program part (already schema-valid); its plug-in checks the cases and options."""
         self.check_program_plugin()
+        from grader.languages import language_names
+
+        for name in self.data["program"]["languages"]:
+            if name not in language_names():
+                line, col = self.positions.locate(["program", "languages", name], key=True)
+                self.problems.append(Problem(str(self.path), line, col,
+                                             f"program.languages: unknown language {name!r} (known: {', '.join(language_names())})"))
         return program_spec(self.data["program"], self.path.parent)
 
     def check_program_plugin(self) -> None:

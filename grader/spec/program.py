@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from grader.languages import get_language, language_names
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -62,7 +64,8 @@ def program_spec(raw: Mapping[str, Any], spec_dir: Path) -> ProgramSpec:
         for name, lang in raw["languages"].items()
     }
     limits = raw.get("limits", {})
-    speed = {"python": (3.0, 30.0), "java": (10.0, 60.0)}
+    # A language's usual speed against the (Python) reference, unless the spec says otherwise.
+    speed = {name: get_language(name).speed_ratios for name in languages if name in language_names()}
     speed.update({k: (float(v["full"]), float(v["zero"])) for k, v in raw.get("speed", {}).items()})
     return ProgramSpec(
         plugin=(spec_dir / raw["plugin"]).resolve(),

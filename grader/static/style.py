@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from grader.judge.verdict import TestResult
+from grader.languages import get_language
 
 # (check, share of the style points)
 SHARES = {"header": 0.30, "comments": 0.20, "indentation": 0.20, "names": 0.15, "structure": 0.15}
@@ -295,7 +296,7 @@ def check_style(language: str, file_name: str, text: str, options: Mapping[str, 
     """Score the style of one source file; ``points`` are split over the five checks."""
     options = options or {}
     try:
-        source = _java_source(text) if language == "java" else _python_source(text)
+        source = get_language(language).style_source(text)  # each language reads its own source
     except SyntaxError as exc:
         return StyleReport([StyleCheck("header", 0.0, points, f"not analysed: syntax error on line {exc.lineno}")])
     return StyleReport([

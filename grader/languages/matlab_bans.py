@@ -1,0 +1,314 @@
+"""Banned functions in .m files, found before anything runs (tree-sitter's MATLAB grammar).
+
+The spec's ``bans:`` names are qualified Python names (``builtins.sum``); :data:`MATLAB_NAMES`
+says which MATLAB function each stands for, and ``matlab.NAME`` names one directly.
+
+A use of a banned function ``sum`` is found wherever MATLAB would reach it:
+- called or named directly: ``sum(x)``, ``sum x``, ``y = sum;``;
+- through a handle: ``@sum`` (so ``f = @sum; f(x)`` and ``cellfun(@sum, c)``), and inside
+  anonymous functions ``@(v) sum(v)``;
+- by name in a string: ``feval('sum', x)``, ``str2func('sum')``, ``builtin('sum', x)``,
+  ``cellfun('sum', c)``, with constant strings folded (``['s' 'um']``, a variable only ever
+  assigned ``'sum'``);
+- in code held in a string: ``eval('s = sum(x);')``, ``evalc``, ``evalin('base', ...)``
+  (the string is parsed and analysed as code).
+A string that cannot be folded to a constant in ``eval``/``feval``/``str2func``/... is
+``dynamic-code`` (the spec's ``dynamic_code`` policy decides). A name the student defines
+(a variable, or their own function ``sum``) shadows the builtin and is not a use.
+Findings count against the graded functions that reach them (``scope: reachable``), or
+every graded function whose file holds them (``scope: file``).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from grader.judge.verdict import Violation
+from grader.languages import matlab_files as mf
+from grader.spec.model import Spec
+
+#: Python qualified names (as specs write them) -> the MATLAB functions they stand for.
+MATLAB_NAMES: dict[str, tuple[str, ...]] = {
+    "builtins.sum": ("sum",), "math.fsum": ("sum",), "numpy.sum": ("sum",), "numpy.ndarray.sum": ("sum",),
+    "numpy.add.reduce": ("sum",), "numpy.nansum": ("sum", "nansum"),
+    "numpy.cumsum": ("cumsum",), "numpy.ndarray.cumsum": ("cumsum",), "numpy.nancumsum": ("cumsum",),
+    "numpy.add.accumulate": ("cumsum",), "itertools.accumulate": ("cumsum",),
+    "numpy.mean": ("mean",), "numpy.ndarray.mean": ("mean",), "numpy.nanmean": ("mean", "nanmean"),
+    "numpy.average": ("mean",), "statistics.mean": ("mean",), "statistics.fmean": ("mean",),
+    "numpy.prod": ("prod",), "math.prod": ("prod",), "numpy.cumprod": ("cumprod",),
+    "numpy.median": ("median",), "statistics.median": ("median",), "statistics.mode": ("mode",),
+    "builtins.max": ("max",), "builtins.min": ("min",), "numpy.max": ("max",), "numpy.min": ("min",),
+    "builtins.sorted": ("sort",), "numpy.sort": ("sort",), "numpy.unique": ("unique",),
+    "numpy.flip": ("flip", "fliplr", "flipud"), "builtins.reversed": ("flip", "fliplr", "flipud"),
+    "str.join": ("strjoin",), "str.split": ("strsplit",), "str.replace": ("strrep",),
+}
+#: Functions whose first argument (evalin: second) names the function they run, or holds code.
+BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0}
+CODE: dict[str, int] = {"eval": 0, "evalc": 0, "evalin": 1}
+
+
+def matlab_names(names: Iterable[str]) -> dict[str, str]:
+    """MATLAB function -> the spec's name it comes from (``matlab.sum`` -> ``sum``)."""
+    out: dict[str, str] = {}
+    for name in names:
+        if name.startswith("matlab."):
+            out.setdefault(name[len("matlab."):], name)
+        for m in MATLAB_NAMES.get(name, ()):
+            out.setdefault(m, name)
+    return out
+
+
+@dataclass(frozen=True)
+class Use:
+    """A use found in one function: of a banned function, of another function, or of dynamic code."""
+
+    kind: str          # "banned" | "calls" | "dynamic"
+    name: str
+    line: int
+    col: int
+    how: str
+
+
+class _Scan:
+    """The uses inside one function definition (nested code and eval strings included)."""
+
+    def __init__(self, fn: mf.Function, source: bytes, banned: set[str], defined: set[str]):
+        self.fn, self.banned, self.defined = fn, banned, defined
+        self.variables = _variables(fn.node)
+        self.constants = _string_constants(fn.node, self.variables)
+        self.uses: list[Use] = []
+
+    def run(self) -> list[Use]:
+        body = next((c for c in self.fn.node.children if c.type == "block"), None)
+        if body is not None:
+            self.walk(body, 0)
+        return self.uses
+
+    def name_use(self, name: str, node: Any, how: str, line_shift: int = 0) -> None:
+        line, col = node.start_point[0] + 1 + line_shift, node.start_point[1] + 1
+        if name in self.variables:
+            return
+        if name in self.defined:
+            self.uses.append(Use("calls", name, line, col, how))
+        elif name in self.banned:
+            self.uses.append(Use("banned", name, line, col, how))
+
+    def walk(self, node: Any, shift: int) -> None:
+        kind = node.type
+        if kind == "identifier" and node.parent is not None and not _is_field(node):
+            handle = node.parent.type == "handle_operator"
+            self.name_use(node.text.decode(), node, f"taken as a handle (@{node.text.decode()})" if handle else "called", shift)
+        elif kind == "command_name":
+            self.name_use(node.text.decode(), node, "called in command syntax", shift)
+        if kind == "function_call":
+            self.dynamic(node, shift)
+        for child in node.children:
+            self.walk(child, shift)
+
+    def dynamic(self, call: Any, shift: int) -> None:
+        callee = next((c for c in call.children if c.type == "identifier"), None)
+        if callee is None or callee.text.decode() in self.variables:
+            return
+        name = callee.text.decode()
+        args_node = next((c for c in call.children if c.type == "arguments"), None)
+        args = [a for a in args_node.children if a.is_named] if args_node is not None else []
+        if name in BY_NAME and len(args) > BY_NAME[name]:
+            value = self.fold(args[BY_NAME[name]])
+            if value is None:
+                if name in ("feval", "str2func", "builtin"):
+                    self.flag(name, call, shift)
+            else:
+                self.name_use(value, args[BY_NAME[name]], f"named in {name}('{value}', ...)", shift)
+        elif name in CODE and len(args) > CODE[name]:
+            value = self.fold(args[CODE[name]])
+            if value is None:
+                self.flag(name, call, shift)
+            else:
+                line = args[CODE[name]].start_point[0] + shift
+                for inner in mf.parse(value.encode()).root_node.children:
+                    self.walk_string(inner, line)
+
+    def walk_string(self, node: Any, shift: int) -> None:
+        before = len(self.uses)
+        self.walk(node, shift)
+        for i in range(before, len(self.uses)):
+            u = self.uses[i]
+            self.uses[i] = Use(u.kind, u.name, u.line, u.col, f"{u.how} inside an eval string")
+
+    def flag(self, name: str, node: Any, shift: int) -> None:
+        self.uses.append(Use("dynamic", name, node.start_point[0] + 1 + shift, node.start_point[1] + 1,
+                             f"{name}(...) with a name or code the grader cannot read before running it"))
+
+    def fold(self, node: Any) -> str | None:
+        """The constant string an expression always is, or None."""
+        if node.type == "string":
+            return "".join(c.text.decode() for c in node.children if c.type in ("string_content", "escape_sequence"))
+        if node.type == "identifier":
+            return self.constants.get(node.text.decode())
+        if node.type == "matrix":
+            rows = [c for c in node.children if c.type == "row"]
+            if len(rows) == 1:
+                parts = [self.fold(c) for c in rows[0].children if c.is_named]
+                return None if any(p is None for p in parts) else "".join(p for p in parts if p is not None)
+        if node.type == "function_call" and node.children and node.children[0].text == b"strcat":
+            args = next((c for c in node.children if c.type == "arguments"), None)
+            parts = [self.fold(c) for c in args.children if c.is_named] if args is not None else []
+            return None if any(p is None for p in parts) else "".join(p for p in parts if p is not None)
+        return None
+
+
+def _is_field(node: Any) -> bool:
+    parent = node.parent
+    return parent.type == "field_expression" and parent.children[0] is not node
+
+
+def _variables(fn: Any) -> set[str]:
+    """Names MATLAB treats as variables in a function: parameters, outputs, anything assigned or looped over."""
+    names: set[str] = set()
+    for child in fn.children:
+        if child.type in ("function_output", "function_arguments"):
+            names |= {n.text.decode() for n in _descendants(child) if n.type == "identifier"}
+    for node in _descendants(fn):
+        if node.type == "assignment":
+            left = node.children[0]
+            if left.type == "identifier":
+                names.add(left.text.decode())
+            elif left.type == "function_call":                     # x(3) = ...
+                names.add(left.children[0].text.decode())
+            elif left.type == "multioutput_variable":
+                names |= {n.text.decode() for n in left.children if n.type == "identifier"}
+        elif node.type in ("for_statement", "iterator"):
+            first = next((c for c in node.children if c.type == "identifier"), None)
+            if first is not None:
+                names.add(first.text.decode())
+        elif node.type in ("global_operator", "persistent_operator"):
+            names |= {n.text.decode() for n in node.children if n.type == "identifier"}
+    return names
+
+
+def _string_constants(fn: Any, variables: set[str]) -> dict[str, str]:
+    """Variables only ever assigned one constant string (``f = 'sum'; feval(f, x)``)."""
+    seen: dict[str, set[str | None]] = defaultdict(set)
+    for node in _descendants(fn):
+        if node.type == "assignment" and node.children[0].type == "identifier":
+            right = node.children[-1]
+            value = None
+            if right.type == "string":
+                value = "".join(c.text.decode() for c in right.children if c.type == "string_content")
+            seen[node.children[0].text.decode()].add(value)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}  # type: ignore[misc]
+
+
+def _descendants(node: Any) -> Iterable[Any]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+# ------------------------------------------------------------------ per graded function
+@dataclass(frozen=True)
+class Finding:
+    banned: str         # the spec's name (builtins.sum) or the dynamic construct
+    matlab: str
+    file: str
+    line: int
+    col: int
+    source_line: str
+    functions: tuple[str, ...]
+    evasion: bool
+    message: str
+
+
+def findings(files: Mapping[str, bytes], layout: mf.Layout, spec_names: Iterable[str],
+             graded: Mapping[str, str], scope: str) -> list[Finding]:
+    """Every use of a banned function (or dynamic code), with the graded functions it costs.
+
+    ``graded``: graded function name -> the name Octave calls it by in this submission.
+    """
+    banned = matlab_names(spec_names)
+    if not banned:
+        return []
+    defined = set(layout.callable) | {f.name for f in layout.functions}
+    uses: dict[tuple[str, str], list[Use]] = {}
+    for fn in layout.functions:
+        uses[(fn.file, fn.name)] = _Scan(fn, files[fn.file], set(banned) - defined, defined).run()
+    reach = _reach(layout, uses, graded, scope)
+    out = []
+    for (file, name), found in uses.items():
+        costs = tuple(g for g, units in reach.items() if (file, name) in units)
+        lines = files[file].decode("utf-8", "replace").splitlines()
+        for use in found:
+            if use.kind == "calls":
+                continue
+            text = lines[use.line - 1].strip() if 0 < use.line <= len(lines) else ""
+            if use.kind == "banned":
+                message = f"`{use.name}` is {use.how} in {file}; {use.name} is banned in this assignment ({banned[use.name]})."
+                out.append(Finding(banned[use.name], use.name, file, use.line, use.col, text, costs, False, message))
+            else:
+                out.append(Finding(use.name, use.name, file, use.line, use.col, text, costs, True, f"{use.how} ({file})"))
+    return out
+
+
+def _reach(layout: mf.Layout, uses: Mapping[tuple[str, str], list[Use]], graded: Mapping[str, str],
+           scope: str) -> dict[str, set[tuple[str, str]]]:
+    """Graded function -> the function definitions (file, name) whose findings it pays for."""
+    by_file: dict[str, list[mf.Function]] = defaultdict(list)
+    for fn in layout.functions:
+        by_file[fn.file].append(fn)
+
+    def resolve(name: str, from_file: str) -> tuple[str, str] | None:
+        local = next((f for f in by_file[from_file] if f.name == name), None)   # a local function wins
+        if local is not None:
+            return (local.file, local.name)
+        home = layout.callable.get(name)
+        if home is None:
+            return None
+        first = next((f for f in by_file[home[0]] if f.first_line == home[1]), None)
+        return (first.file, first.name) if first is not None else None
+
+    out: dict[str, set[tuple[str, str]]] = {}
+    for graded_name, called_as in graded.items():
+        start = resolve(called_as, layout.callable.get(called_as, ("", 0))[0])
+        if start is None:
+            continue
+        if scope == "file":
+            out[graded_name] = {(f.file, f.name) for f in by_file[start[0]]}
+            continue
+        seen, todo = set(), [start]
+        while todo:
+            unit = todo.pop()
+            if unit in seen:
+                continue
+            seen.add(unit)
+            for use in uses.get(unit, []):
+                if use.kind == "calls":
+                    target = resolve(use.name, unit[0])
+                    if target is not None:
+                        todo.append(target)
+        out[graded_name] = seen
+    return out
+
+
+def static_violations(spec: Spec, files: Mapping[str, bytes], layout: mf.Layout,
+                      found_as: Mapping[str, str]) -> dict[str, list[Violation]]:
+    """Graded function name -> the static violations that apply to it under its own policy."""
+    names = list(dict.fromkeys(n for fn in spec.functions for n in fn.bans.names))
+    out: dict[str, list[Violation]] = defaultdict(list)
+    for finding in findings(files, layout, names, found_as, spec.bans.scope):
+        for fn in spec.functions:
+            if fn.name not in finding.functions:
+                continue
+            policy = fn.bans
+            if not finding.evasion and finding.banned not in policy.names:
+                continue
+            if finding.evasion and not policy.names:
+                continue
+            counts = policy.penalty != "warn" and (not finding.evasion or policy.dynamic_code == "violation")
+            out[fn.name].append(Violation(
+                rule="dynamic-code" if finding.evasion else "banned-call", banned=finding.banned, layer="static",
+                line=finding.line, col=finding.col, source_line=finding.source_line, functions=finding.functions,
+                evasion=finding.evasion, counts=counts, message=finding.message))
+    return out

@@ -1,0 +1,132 @@
+"""What a MATLAB submission holds: its .m files, the functions they define, and how Octave sees them.
+
+A submission is a folder of ``.m`` files, one function per file as the course asks
+(``war.m`` defines ``war``), or a single file holding several functions, as some students
+hand in. MATLAB only calls the first function of a file from outside, by the file's
+name; the others are local to it. So a graded function that sits inside another file is
+*split out*: written to its own ``name.m`` (with the file's other functions beside it, so
+its helpers stay reachable), padded with blank lines so every line number in an error
+still points at the student's own file. Scripts and helper functions are allowed and
+never run on their own.
+
+Parsing is tree-sitter's MATLAB grammar, shared with the ban analysis.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+SUFFIX = ".m"
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Any:
+    """The tree-sitter parser for MATLAB (a dependency: ``tree-sitter-matlab``)."""
+    import tree_sitter_matlab
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_matlab.language()))
+
+
+def parse(source: bytes) -> Any:
+    return parser().parse(source)
+
+
+@dataclass(frozen=True)
+class Function:
+    """One ``function ... end`` of a file, as written."""
+
+    name: str
+    file: str
+    first_line: int          # 1-based
+    start: int               # byte offsets of the whole definition
+    end: int
+    is_main: bool            # the first function of a function file: callable by the file's name
+    node: Any = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The files Octave gets, and where each callable name comes from."""
+
+    files: dict[str, bytes]                       # name -> content, written to the sandbox
+    callable: dict[str, tuple[str, int]]          # name Octave calls -> (student's file, line)
+    functions: tuple[Function, ...]               # every definition in every file
+    origin: dict[str, str]                        # a split-out file -> the student's file it came from
+    notes: tuple[str, ...] = ()
+    shifts: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)  # split file -> (from line, shift)
+
+    def where(self, file: str, line: int | None) -> tuple[str, int | None]:
+        """A place in a file Octave ran, as a place in the file the student wrote."""
+        if file not in self.origin or line is None:
+            return file, line
+        shift = next((s for start, s in reversed(self.shifts.get(file, ())) if line >= start), 0)
+        return self.origin[file], line + shift
+
+
+def definitions(name: str, source: bytes) -> tuple[list[Function], bool]:
+    """The functions defined at the top of a file, and whether the file is a function file."""
+    root = parse(source).root_node
+    found: list[Function] = []
+    script = False
+    for node in root.children:
+        if node.type == "function_definition":
+            ident = next((c for c in node.children if c.type == "identifier"), None)
+            if ident is not None:
+                found.append(Function(ident.text.decode("utf-8", "replace"), name, node.start_point[0] + 1,
+                                      node.start_byte, node.end_byte, is_main=not found and not script, node=node))
+        elif node.type not in ("comment", "line_continuation", "\n") and node.is_named and not found:
+            script = True
+    return found, bool(found) and not script
+
+
+def layout(files: Mapping[str, bytes]) -> Layout:
+    """Lay the files out for Octave so that every function the student wrote is callable by its name.
+
+    A function file's first function is callable by the file's name, as in MATLAB; any
+    other function without a file of its own name (a single-file submission, a graded
+    function after another in its file, functions in a script) is split out to one. Inside
+    its own file, a local function still wins over a split-out one of the same name.
+    """
+    sources = {n: d for n, d in sorted(files.items()) if n.endswith(SUFFIX)}
+    out = dict(sources)
+    callable_: dict[str, tuple[str, int]] = {}
+    functions: list[Function] = []
+    per_file: dict[str, list[Function]] = {}
+    notes: list[str] = []
+    for name, data in sources.items():
+        defs, is_function_file = definitions(name, data)
+        per_file[name] = defs
+        functions += defs
+        stem = name[: -len(SUFFIX)]
+        if is_function_file:
+            callable_[stem] = (name, defs[0].first_line)
+    origin: dict[str, str] = {}
+    shifts: dict[str, tuple[tuple[int, int], ...]] = {}
+    for name, defs in per_file.items():
+        split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out]
+        for f in split:
+            target = f"{f.name}{SUFFIX}"
+            out[target], shifts[target] = _split(sources[name], f, defs)
+            origin[target] = name
+            callable_[f.name] = (name, f.first_line)
+        if split and (not defs[0].is_main or defs[0].name != name[: -len(SUFFIX)]):
+            notes.append(f"{name} holds several functions; each is graded as if it were in a file of its own name")
+    return Layout(out, callable_, tuple(functions), origin, tuple(notes), shifts)
+
+
+def _split(source: bytes, main: Function, siblings: Sequence[Function]) -> tuple[bytes, tuple[tuple[int, int], ...]]:
+    """``main`` first, at its own line numbers, then the file's other functions as its local ones.
+
+    Also says, from which line of the new file on, how far its lines are from the student's.
+    """
+    head = source[: main.start].count(b"\n")
+    body = b"\n" * head + source[main.start: main.end] + b"\n"
+    shifts = [(1, 0)]
+    for f in siblings:
+        if f is not main:
+            here = body.count(b"\n") + 1
+            shifts.append((here, f.first_line - here))
+            body += source[f.start: f.end] + b"\n"
+    return body, tuple(shifts)

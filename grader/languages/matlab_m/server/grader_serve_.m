@@ -1,0 +1,39 @@
+function grader_serve_()
+% The grader's call server: one request line in on stdin, one framed reply line out.
+% Runs inside the sandbox next to the student's files. Trusted code, but it shares the
+% process with the student: the parent believes no time, crash or size this reports;
+% it measures those from outside. A reply frame is a line starting with char(30).
+  more off;
+  page_screen_output(false);
+  while true
+    req = fgetl(stdin);
+    if ~ischar(req)
+      break;
+    elseif isempty(req)
+      continue;   % every request is followed by an empty line: fgetl reads one character ahead
+    end
+    [nonce, rest] = strtok(req);
+    [op, rest] = strtok(rest);
+    if strcmp(op, 'load')
+      [trip, rest] = strtok(rest);
+      if ~strcmp(trip, '-')
+        grader_trip_('install', strsplit(trip, ','));
+      end
+      reply = grader_load_(strsplit(strtrim(rest), ' '));
+    else
+      % calls NAME WATCH NOUTS {{args of case 1}, {args of case 2}, ...}: one reply frame per case, in order
+      [name, rest] = strtok(rest);
+      [watch, rest] = strtok(rest);
+      [nouts, rest] = strtok(rest);
+      cases = eval(rest);
+      for k = 1:numel(cases)
+        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k});
+        fprintf(stdout, '\n%s%s:%d %s\n', char(30), nonce, k - 1, reply);
+        fflush(stdout);
+      end
+      continue;
+    end
+    fprintf(stdout, '\n%s%s %s\n', char(30), nonce, reply);
+    fflush(stdout);
+  end
+end

@@ -1,0 +1,3 @@
+function total = addUp(values)
+% Adds up the values.
+total = sum(values);

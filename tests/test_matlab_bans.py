@@ -1,0 +1,79 @@
+"""Banned functions found statically in .m files (tree-sitter), in every way MATLAB reaches them."""
+from __future__ import annotations
+
+import pytest
+
+from grader.languages import matlab_bans as mb
+from grader.languages.matlab_files import layout
+
+NAMES = ["builtins.sum", "numpy.cumsum", "statistics.mean"]
+
+
+def found(files: dict[str, bytes], graded=("scrabbleScore",), scope="reachable"):
+    lay = layout(files)
+    return mb.findings(files, lay, NAMES, {g: g for g in graded}, scope)
+
+
+def one(body: str) -> list[mb.Finding]:
+    return found({"scrabbleScore.m": f"function out = scrabbleScore(mine, theirs)\n{body}\nout = 'x';\n".encode()})
+
+
+@pytest.mark.parametrize("body, banned", [
+    ("t = sum(mine);", "sum"),
+    ("sum mine", "sum"),
+    ("f = @sum; t = f(mine);", "sum"),
+    ("t = cellfun(@sum, {mine});", "sum"),
+    ("g = @(v) mean(v); t = g(mine);", "mean"),
+    ("t = feval('cumsum', mine);", "cumsum"),
+    ("f = str2func('sum'); t = f(mine);", "sum"),
+    ("t = builtin('sum', mine);", "sum"),
+    ("t = cellfun('sum', {mine});", "sum"),
+    ("eval('t = sum(mine);');", "sum"),
+    ("t = evalc('disp(mean(mine))');", "mean"),
+    ("evalin('caller', 'q = cumsum(mine);');", "cumsum"),
+    ("t = feval(['su' 'm'], mine);", "sum"),
+    ("name = 'sum'; t = feval(name, mine);", "sum"),
+])
+def test_every_way_to_reach_a_banned_function_is_found(body, banned):
+    hits = [f for f in one(body) if not f.evasion]
+    assert [f.matlab for f in hits] == [banned], hits
+    assert hits[0].functions == ("scrabbleScore",) and hits[0].line == 2
+
+
+@pytest.mark.parametrize("body", [
+    "sum = 0; for k = mine, sum = sum + k; end",         # a variable named sum
+    "s.sum = 3; t = s.sum;",                            # a field
+    "t = 'sum of the scores';",                         # a string that is not code
+    "% t = sum(mine);",                                 # a comment
+    "t = max(mine) + numel(theirs);",                   # not banned
+])
+def test_what_only_looks_like_a_banned_call_is_not(body):
+    assert one(body) == []
+
+
+def test_a_students_own_sum_shadows_the_builtin():
+    files = {"scrabbleScore.m": b"function out = scrabbleScore(a, b)\nout = sum(a);\n",
+             "sum.m": b"function t = sum(v)\nt = 0;\nfor x = v, t = t + x; end\n"}
+    assert found(files) == []
+
+
+def test_code_the_analysis_cannot_read_is_dynamic_code():
+    hits = one("t = feval(input('which? ', 's'), mine); eval(code);")
+    assert {f.banned for f in hits} == {"feval", "eval"} and all(f.evasion for f in hits)
+
+
+def test_a_helper_in_another_file_counts_against_exactly_the_functions_that_reach_it():
+    files = {"scrabbleScore.m": b"function o = scrabbleScore(a, b)\no = addUp(a);\n",
+             "war.m": b"function o = war(a, b)\no = 'x';\n",
+             "blackJack.m": b"function o = blackJack(a, b, c)\no = helper2(a) > 0;\nend\nfunction h = helper2(a)\nh = addUp(a);\nend\n",
+             "addUp.m": b"function t = addUp(v)\nt = sum(v);\n"}
+    hits = found(files, graded=("scrabbleScore", "war", "blackJack"))
+    assert len(hits) == 1 and hits[0].file == "addUp.m" and hits[0].line == 2
+    assert set(hits[0].functions) == {"scrabbleScore", "blackJack"}
+    hits = found(files, graded=("scrabbleScore", "war", "blackJack"), scope="file")
+    assert hits[0].functions == ()                      # scope file: only the graded function's own file
+
+
+def test_spec_names_map_to_matlab_functions():
+    assert mb.matlab_names(["builtins.sum", "numpy.cumsum", "statistics.mean", "matlab.prod", "json.dumps"]) == \
+        {"sum": "builtins.sum", "cumsum": "numpy.cumsum", "mean": "statistics.mean", "prod": "matlab.prod"}

@@ -1,0 +1,46 @@
+"""How a MATLAB submission's .m files become callable functions: one per file, or a single file split up."""
+from __future__ import annotations
+
+from grader.languages.matlab_files import definitions, layout
+
+SINGLE = b"""% Homework 7 in one file
+function a = scrabbleScore(x, y)
+  a = helper(x);
+end
+
+function b = war(p, q)
+  b = helper(p) + 1;
+end
+function h = helper(z)
+  h = z;
+end
+"""
+
+
+def test_one_function_per_file_is_called_by_the_file_name():
+    files = {"war.m": b"function out = war(a, b)\nout = 1;\n", "helper.m": b"function h = helper(x)\nh = x;\n"}
+    lay = layout(files)
+    assert lay.callable == {"war": ("war.m", 1), "helper": ("helper.m", 1)}
+    assert lay.files == files and not lay.notes
+
+
+def test_a_single_file_with_several_functions_is_split_at_the_same_line_numbers():
+    lay = layout({"hw7.m": SINGLE})
+    assert {"scrabbleScore", "war", "helper"} <= set(lay.callable)
+    war = lay.files["war.m"].decode().splitlines()
+    assert war[5] == "function b = war(p, q)"             # line 6, as in hw7.m
+    assert "function h = helper(z)" in lay.files["war.m"].decode()   # its helpers stay local to it
+    assert lay.where("war.m", 7) == ("hw7.m", 7)
+    assert lay.where("war.m", 11) == ("hw7.m", 4)         # after war come scrabbleScore (lines 9-11) ...
+    assert lay.where("war.m", 13) == ("hw7.m", 10)        # ... and helper, whose body is line 10 of hw7.m
+    assert any("holds several functions" in n for n in lay.notes)
+
+
+def test_local_functions_and_scripts():
+    funcs, is_function_file = definitions("s.m", b"x = 1;\nfunction y = f(a)\ny = a;\nend\n")
+    assert [f.name for f in funcs] == ["f"] and not is_function_file
+    lay = layout({"s.m": b"x = 1;\nfunction y = goFish(a)\ny = a;\nend\n"})
+    assert lay.callable == {"goFish": ("s.m", 2)}          # a script is never called, its function is
+    lay = layout({"war.m": b"function o = war(a)\no = h(a);\nend\nfunction r = h(a)\nr = a;\nend\n",
+                  "h.m": b"function r = h(a)\nr = 2 * a;\nend\n"})
+    assert lay.files["h.m"] == b"function r = h(a)\nr = 2 * a;\nend\n"   # a file of its own is never replaced

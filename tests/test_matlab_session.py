@@ -1,0 +1,89 @@
+"""One Octave per submission in the sandbox: calls, printing, errors, limits and crashes measured from outside."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from grader.languages.matlab_session import OctaveSession, octave_path
+from grader.run.sandbox import probe
+
+FILES = {
+    "twice.m": b"function y = twice(x)\ny = 2 * x\n",                       # no semicolon: prints y = ...
+    "broken.m": b"function y = broken(x)\n  y = x +* 2;\nend\n",
+    "spin.m": b"function y = spin(x)\nwhile true\nend\n",
+    "leave.m": b"function y = leave(x)\nexit(3);\n",
+    "sleeps.m": b"function y = sleeps(x)\npause(60);\ny = x;\n",
+    "fails.m": b"function y = fails(x)\ny = 1;\nerror('hw:bad', 'no cards left in %s', x);\n",
+    "talks.m": b"function y = talks(x)\nsystem('echo from a shell');\ny = x;\n",
+    "totals.m": b"function t = totals(v)\nt = sum(v) + mean(v);\nf = @sum;\nt = t + f(v) + feval('sum', v);\n",
+    "uses_median.m": b"function t = uses_median(v)\nt = median(v);\n",
+    "shim.m": b"function t = shim(s)\nt = contains(s, 'ell');\n",
+}
+
+
+@pytest.fixture(scope="module")
+def octave():
+    assert octave_path(), "GNU Octave is required (./install.sh --matlab; CI installs it with --test)"
+    assert probe().secure, "no sandbox on this machine; run ./install.sh"
+    with OctaveSession(FILES, sorted(n[:-2] for n in FILES), ["sum", "mean"]) as session:
+        yield session
+
+
+def test_load_parses_every_function_and_reports_syntax_errors(octave):
+    assert octave.load.ok and {"twice", "broken"} <= set(octave.load.names)
+    assert "syntax error" in octave.parse_errors["broken"] and "line 2" in octave.parse_errors["broken"]
+    assert list(octave.parse_errors) == ["broken"]
+    call = octave.call("broken", [1], time_limit=2)               # calling it fails as in MATLAB
+    assert call.status == "error" and "syntax error" in call.exception["message"]
+
+
+def test_printing_is_captured_per_call(octave):
+    first = octave.call("twice", [3], time_limit=2)
+    second = octave.call("twice", [4], time_limit=2)
+    assert (first.value, first.stdout.strip()) == (6, "y = 6")
+    assert (second.value, second.stdout.strip()) == (8, "y = 8")
+    shell = octave.call("talks", [5], time_limit=2)
+    assert shell.value == 5 and "from a shell" in shell.stdout      # even output written outside Octave
+
+
+def test_an_error_says_what_and_where(octave):
+    result = octave.call("fails", ["the deck"], time_limit=2)
+    assert result.status == "error"
+    assert result.exception["message"] == "no cards left in the deck"
+    assert (result.exception["file"], result.exception["lineno"]) == ("fails.m", 3)
+
+
+def test_an_infinite_loop_is_stopped_by_cpu_time_measured_from_outside(octave):
+    result = octave.call("spin", [1], time_limit=0.5)
+    assert result.status == "timeout" and result.time_s >= 0.5 and "CPU" in result.detail
+    assert octave.call("twice", [1], time_limit=2).value == 2    # the next call gets a fresh Octave
+
+
+def test_sleeping_is_stopped_by_the_wall_clock(octave):
+    started = time.monotonic()
+    result = octave.call("sleeps", [1], time_limit=0.3)
+    assert result.status == "timeout" and "waiting" in result.detail
+    assert time.monotonic() - started < 30
+
+
+def test_exit_is_a_crash_of_that_call_only(octave):
+    result = octave.call("leave", [1], time_limit=2)
+    assert result.status == "crashed" and "exit" in result.detail
+    restarts = octave.restarts
+    assert octave.call("twice", [5], time_limit=2).value == 10
+    assert octave.restarts == restarts + 1
+
+
+def test_the_tripwire_records_banned_calls_from_student_code_only(octave):
+    watched = octave.call("totals", [[1, 2, 3]], time_limit=2, watch=True)
+    assert watched.value == 6 + 2 + 6 + 6
+    assert [(h["banned"], h["line"]) for h in watched.watch_hits] == [("sum", 2), ("mean", 2), ("sum", 4), ("sum", 4)]
+    unwatched = octave.call("totals", [[1, 2, 3]], time_limit=2, watch=False)
+    assert unwatched.value == 20 and unwatched.watch_hits == ()
+    library = octave.call("uses_median", [[1, 5, 3]], time_limit=2, watch=True)
+    assert library.value == 3 and library.watch_hits == ()      # Octave's own median may use sum: not the student
+
+
+def test_compatibility_shims_are_on_the_path(octave):
+    assert octave.call("shim", ["hello"], time_limit=2, expected=True).value is True
