@@ -79,13 +79,20 @@ def surrender_16_vs_10(game: GameRecord, rng: random.Random) -> int:
     return hit_until(17)(game, rng)
 
 
+def double_first(game: GameRecord, rng: random.Random) -> int:
+    """Double down on every first action: the dealer then plays after a double more often than not."""
+    return DOUBLE if _first(game) else hit_until(17)(game, rng)
+
+
 def random_action(game: GameRecord, rng: random.Random) -> int:
     return rng.choice([HIT, STAND, DOUBLE] + ([SURRENDER] if _first(game) else []))
 
 
 def mixed(game: GameRecord, rng: random.Random) -> int:
-    """Each game another strategy: the long sessions reach every action in every kind of game."""
-    strategies = (hit_until(17), double_on_11, always_stand, surrender_16_vs_10, double_on_11, random_action)
+    """Each game another strategy, so that long sessions reach every action and the situations where state
+    bugs show: a double down followed by the dealer's draws, 21 reached by hitting, a surrender."""
+    strategies = (hit_until(17), double_first, always_stand, surrender_16_vs_10, hit_until(21), double_first,
+                  random_action, hit_until(21))
     return strategies[(game.number - 1) % len(strategies)](game, rng)
 
 
@@ -94,6 +101,7 @@ STRATEGIES: dict[str, Callable[..., Decide]] = {
     "always_stand": lambda: always_stand,
     "double_on_11": lambda: double_on_11,
     "surrender_16_vs_10": lambda: surrender_16_vs_10,
+    "double_first": lambda: double_first,
     "random": lambda: random_action,
     "mixed": lambda: mixed,
 }

@@ -97,6 +97,9 @@ class Program:
         self._stdout = popen.stdout
         self._stdin_inode = os.fstat(self._stdin.fileno()).st_ino
         self._cpu_ticks: dict[int, int] = {}
+        self._known_tree: list[int] = []
+        self._checks = 0
+        self._reader: tuple[int, str] | None = None   # (pid, thread) last seen reading stdin
         self.started = time.monotonic()
         self._limits = limits
         self._cleanup = cleanup
@@ -181,25 +184,30 @@ class Program:
                     continue
         return found
 
+    def _task_reads_stdin(self, pid: int, task: str) -> bool:
+        """Thread ``task`` of ``pid`` is blocked in a read of a descriptor that is our stdin pipe."""
+        try:
+            with open(f"/proc/{pid}/task/{task}/syscall") as handle:
+                fields = handle.read().split()
+        except OSError:
+            return False
+        if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in _READ_SYSCALLS:
+            return False
+        try:
+            return os.stat(f"/proc/{pid}/fd/{int(fields[1], 16)}").st_ino == self._stdin_inode
+        except (OSError, ValueError):
+            return False
+
     def _reads_stdin(self, pid: int) -> bool:
-        """Some thread of ``pid`` is blocked in a read of a descriptor that is our stdin pipe."""
+        """Some thread of ``pid`` reads our stdin (remembered: Java has dozens of threads, one reads)."""
         try:
             tasks = os.listdir(f"/proc/{pid}/task")
         except OSError:
             return False
         for task in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{task}/syscall") as handle:
-                    fields = handle.read().split()
-            except OSError:
-                continue
-            if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in _READ_SYSCALLS:
-                continue
-            try:
-                if os.stat(f"/proc/{pid}/fd/{int(fields[1], 16)}").st_ino == self._stdin_inode:
-                    return True
-            except (OSError, ValueError):
-                continue
+            if self._task_reads_stdin(pid, task):
+                self._reader = (pid, task)
+                return True
         return False
 
     def _stdin_pending(self) -> int:
@@ -211,10 +219,18 @@ class Program:
 
     def blocked_on_stdin(self) -> bool:
         """The kernel's word that the program waits for input: a read on the empty stdin pipe."""
-        tree = self._tree()
+        self._checks += 1
+        if not self._known_tree or self._checks % 16 == 0:   # processes come and go rarely: walk the tree now and then
+            self._known_tree = self._tree()
+        tree = self._known_tree
         self._sample_cpu(tree)
         if self._stdin.closed or self._stdin_pending():
             return False
+        if self._reader:
+            if self._task_reads_stdin(*self._reader):
+                return True
+            if self._checks % 8:
+                return False   # the thread that read last time usually reads next; the others every 8th check
         return any(self._reads_stdin(pid) for pid in tree)
 
     def _sample_cpu(self, tree: list[int]) -> None:

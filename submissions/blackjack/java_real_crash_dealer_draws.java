@@ -87,7 +87,7 @@ public class kpetro02_erg2 {
         int d = 2;
         StdOut.println("My turn to play...");
         StdOut.println("My second initial card is " + dealer[1]);
-        while (total(dealer, d) < 17) {
+        while (total(dealer, d) <= 17) {
             dealer[d] = nextCard();
             dealerDrawn[drawnCount++] = dealer[d];
             StdOut.println("My next card is " + dealer[d]);
@@ -97,8 +97,8 @@ public class kpetro02_erg2 {
         int mine = total(dealer, d);
         int yours = total(player, p);
         if (mine > 21) {
-            StdOut.println("I have burned myself and you win " + stake + " Euro");
-            return stake;
+            StdOut.println("I have burned myself and you win " + (1.5 * stake) + " Euro");
+            return 1.5 * stake;
         }
         if (mine == 21) {
             StdOut.println("Blackjack for me!!! You have just lost " + stake + " Euro");
