@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import time
+from dataclasses import replace
 from typing import Any, Sequence, cast
 
 from grader.judge.compare import JudgeContext
@@ -15,17 +16,30 @@ from grader.judge.score import Observation, judge_case, score_function, total
 from grader.judge.timeouts import TimeoutStreak
 from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
-from grader.run.model import LoadResult
-from grader.run.sandbox import CallResult, Sandbox
+from grader.run.sandbox import CallResult, LoadResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
-from grader.languages import get_language
 from grader.static.syntax import excerpt, syntax_problem
+from grader.languages import get_language
 from grader.submissions import Submission, wrong_language
 
 
-def observe(result: CallResult, limit: float) -> Observation:
-    """Phrase what the sandbox saw in the student's terms; tracebacks go to staff only."""
+def observe(result: CallResult, limit: float, public: bool = True) -> Observation:
+    """Phrase what the sandbox saw in the student's terms; tracebacks go to staff only.
+
+    Of a hidden case the student learns the outcome and nothing the code chose: an
+    exception's type and message, an exit code or printed text could carry the case's
+    inputs out, so they go to the staff-only field and the message is the parent's own.
+    """
+    seen = _observe(result, limit)
+    if public or seen.outcome == "returned":
+        return seen
+    generic = {"raised": "raised an exception on a hidden case", "crashed": "crashed on a hidden case",
+               "timeout": f"did not finish within the {limit:.3g} s time limit on a hidden case"}[seen.outcome]
+    return replace(seen, stdout="", message=generic, staff={**seen.staff, "message": seen.message})
+
+
+def _observe(result: CallResult, limit: float) -> Observation:
     staff: dict[str, Any] = {}
     if result.exception:
         staff["traceback"] = result.exception.get("traceback", "")
@@ -47,6 +61,11 @@ def observe(result: CallResult, limit: float) -> Observation:
     return Observation("crashed", None, result.time_s, result.stdout, f"the program crashed: {result.detail or 'the process died'}", staff)
 
 
+def _unloaded(load: LoadResult) -> CallResult:
+    """The hidden cases' verdict when the module loaded for the public ones but not again."""
+    return CallResult("crashed", detail=f"the module could not be loaded again for the hidden cases ({load.kind})")
+
+
 def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
     counts = fn.bans.penalty != "warn"
     found = [
@@ -61,22 +80,12 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> 
             message=f"called banned {hit.get('banned')} while running case {case_name}",
         )
         for hit in result.watch_hits
+        if hit.get("banned") in fn.bans.names
     ]
     if result.tampered:
         found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
                                message=f"removed or replaced the grader's call monitor while running case {case_name}"))
     return found
-
-
-def load_error(load: LoadResult, source: str, filename: str, *, parses_as_python: bool) -> SubmissionError:
-    """Why the file did not load, said once: the language's words, the line, and for a Python
-    syntax error a caret under the spot (the parent parses the source itself: nothing runs)."""
-    if load.kind == "syntax" and parses_as_python:
-        found = syntax_problem(source, filename)
-        if found is not None:
-            return SubmissionError("syntax", found.message, line=found.lineno, excerpt=found.excerpt or None)
-    shown = excerpt(load.line, None) if load.line else None
-    return SubmissionError(cast(ErrorKind, load.kind), load.message, line=load.lineno, excerpt=shown)
 
 
 def _folded(name: str) -> str:
@@ -96,6 +105,17 @@ def find_function(fn: FunctionSpec, names: Sequence[str], taken: Sequence[str] =
     case = "; names are case-sensitive" if near and near[0].lower() == fn.name.lower() else ""
     hint = f" (your file defines {near[0]}: did you mean {fn.name}?{case})" if near else ""
     return None, f"function {fn.name} is not defined{hint}"
+
+
+def load_error(load: LoadResult, source: str, filename: str, *, parses_as_python: bool) -> SubmissionError:
+    """Why the file did not load, said once: the language's words, the line, and for a Python
+    syntax error a caret under the spot (the parent parses the source itself: nothing runs)."""
+    if load.kind == "syntax" and parses_as_python:
+        found = syntax_problem(source, filename)
+        if found is not None:
+            return SubmissionError("syntax", found.message, line=found.lineno, excerpt=found.excerpt or None)
+    shown = excerpt(load.line, None) if load.line else None
+    return SubmissionError(cast(ErrorKind, load.kind), load.message, line=load.lineno, excerpt=shown)
 
 
 def _not_run(fn: FunctionSpec, planned: Sequence[PlannedCase], message: str, context_for: Any) -> list[TestResult]:
@@ -129,48 +149,84 @@ class FunctionGrader:
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, language, source, submission.main, submission.files)
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) if language.runtime_bans else []
-        suspicious = any(violations.values())
+        public = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if p.case.is_public]
+        hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
+        # Public and hidden cases never share a process: whatever a submission keeps from a
+        # hidden case (inputs in a global, a file) cannot come back out through a public one.
+        streak = TimeoutStreak(0)   # one count over both runs: a function stopped in public skips its hidden cases
+        load, calls, skipped = self._run_cases(submission, public or hidden, streak)
+        if not load.ok:
+            errors.append(load_error(load, source, submission.main, parses_as_python=".py" in language.suffixes))
+            return self._without_running(submission, errors, started, "not run: the file could not be loaded (see above)",
+                                         stdout=load.stdout)
+        if public and hidden:
+            hidden_load, hidden_calls, hidden_skipped = self._run_cases(submission, hidden, streak)
+            calls.update(hidden_calls if hidden_load.ok else
+                         {id(p): _unloaded(hidden_load) for p in hidden})
+            skipped.update(hidden_skipped if hidden_load.ok else {})
+        functions, tests = {}, []
+        for fn in self.spec.functions:
+            taken = [n for other in self.spec.functions if other is not fn for n in other.accepted_names]
+            found_as, missing = find_function(fn, load.names, taken)
+            fn_violations = list(violations.get(fn.name, []))
+            planned = self.plan.for_function(fn.name)
+            if found_as is None:
+                errors.append(SubmissionError("missing-function", missing, function=fn.name))
+                fn_tests = _not_run(fn, planned, f"not run: {missing}", lambda p, fn=fn: self.context(fn, p))
+            else:
+                fn_tests = []
+                for p in planned:
+                    if id(p) in skipped:   # the consecutive-timeout rule: a timeout, with the reason
+                        fn_tests.append(judge_case(fn, p.case, p.expected, skipped[id(p)], self.context(fn, p)))
+                        continue
+                    call = calls[id(p)]
+                    fn_violations += runtime_violations(call, fn, p.case.name)
+                    fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit, p.case.is_public),
+                                               self.context(fn, p)))
+            result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
+            functions[fn.name] = result
+            tests += fn_tests
+        return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
+                     duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
+
+    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], streak: TimeoutStreak
+                   ) -> tuple[LoadResult, dict[int, CallResult], dict[int, Observation]]:
+        """Load the submission in a fresh session and run ``planned`` there, one case at a time;
+        cases skipped by the consecutive-timeout rule come back apart, as what they report."""
+        language = submission.lang
+        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) \
+            if language.runtime_bans else []
+        calls: dict[int, CallResult] = {}
+        skipped: dict[int, Observation] = {}
+        assert submission.main is not None
         with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
-            load = session.load
-            if not load.ok:
-                errors.append(load_error(load, source, submission.main, parses_as_python=".py" in language.suffixes))
-                return self._without_running(submission, errors, started, "not run: the file could not be loaded (see above)",
-                                             stdout=load.stdout)
-            functions, tests = {}, []
-            streak = TimeoutStreak(0)
+            if not session.load.ok:
+                return session.load, calls, skipped
             for fn in self.spec.functions:
-                streak.limit = fn.stop_after_timeouts
-                taken = [n for other in self.spec.functions if other is not fn for n in other.accepted_names]
-                found_as, missing = find_function(fn, load.names, taken)
-                fn_violations = [v for v in violations.get(fn.name, [])]
-                planned = self.plan.for_function(fn.name)
+                found_as, _ = find_function(fn, session.load.names)
+                mine = [p for p in planned if p.case.function == fn.name]
                 if found_as is None:
-                    errors.append(SubmissionError("missing-function", missing, function=fn.name))
-                    fn_tests = _not_run(fn, planned, f"not run: {missing}", lambda p, fn=fn: self.context(fn, p))
                     streak.reset()
-                else:
-                    hidden_index = {id(p): i for i, p in enumerate(q for q in planned if not q.case.is_public)}
-                    watch_flags = [fn.bans.watches(hidden_index.get(id(p), 0), p.case.is_public, suspicious) for p in planned]
-                    # every session takes stop= (the consecutive-timeout rule); a language that
-                    # reads the expected values gets them too
-                    options: dict[str, Any] = {"stop": streak.should_stop}
-                    if language.wants_expected:
-                        options["expected"] = [p.expected for p in planned]
-                    calls = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in planned], watch=watch_flags,
-                                              **options)
-                    fn_tests = []
-                    for p, call in zip(planned, calls):
-                        fn_violations += runtime_violations(call, fn, p.case.name)
-                        fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit), self.context(fn, p)))
-                    skipped = planned[len(calls):]
-                    fn_tests += [judge_case(fn, p.case, p.expected, streak.skipped(fn.name, len(skipped)), self.context(fn, p)) for p in skipped]
-                    streak.finish(calls, len(skipped))
-                result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)
-                functions[fn.name] = result
-                tests += fn_tests
-            return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
-                         duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
+                if found_as is None or not mine:
+                    continue
+                streak.limit = fn.stop_after_timeouts
+                if fn.name in streak.stopped:
+                    skipped.update((id(p), streak.skipped(fn.name, len(mine))) for p in mine)
+                    continue
+                # The tripwires cost nothing until a banned callable is called: every case is watched.
+                watched = bool(watch) and bool(fn.bans.names) and fn.bans.runtime != "off"
+                options: dict[str, Any] = {"stop": streak.should_stop}
+                if language.wants_expected:
+                    options["expected"] = [p.expected for p in mine]
+                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
+                                            watch=watched, **options)
+                calls.update((id(p), r) for p, r in zip(mine, results))
+                rest = mine[len(results):]
+                skipped.update((id(p), streak.skipped(fn.name, len(rest))) for p in rest)
+                streak.finish(results, len(rest))
+                if rest:
+                    streak.stopped.add(fn.name)
+            return session.load, calls, skipped
 
     def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:
         functions, tests = {}, []

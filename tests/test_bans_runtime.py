@@ -1,4 +1,6 @@
-"""Run-time confirmation: CallWatcher over the corpus, in process and (tampering) in a subprocess.
+"""Run-time confirmation: CallWatcher (the profile-hook layer) over the corpus, in process and
+(tampering) in a subprocess.  Files marked ``# layer: tripwire`` are seen only by the tripwires;
+tests/test_sandbox_trust.py runs every corpus file through both layers as deployed.
 
 Every corpus file names its run-time expectations (``# expect: <banned> runtime``,
 ``# expect: tampered runtime``) and how to call it (``# call: ...``).  Honest files and
@@ -26,8 +28,10 @@ except ImportError:  # pragma: no cover
 MONITOR = Path(__file__).resolve().parent.parent / "grader" / "run" / "child" / "monitor.py"
 _counter = itertools.count()
 
-IN_PROCESS = [e for e in ENTRIES if "tampered" not in e.runtime and "thread" not in e.path.name]
-SUBPROCESS = [e for e in ENTRIES if e not in IN_PROCESS]
+TRIPWIRE_ONLY = [e for e in ENTRIES if "# layer: tripwire" in e.source]
+HOOKED = [e for e in ENTRIES if e not in TRIPWIRE_ONLY]
+IN_PROCESS = [e for e in HOOKED if "tampered" not in e.runtime and "thread" not in e.path.name]
+SUBPROCESS = [e for e in HOOKED if e not in IN_PROCESS]
 
 
 def load(path: Path):
@@ -99,7 +103,7 @@ def test_runtime_layer_in_subprocess(entry: Entry):
 
 
 def test_every_runtime_expectation_is_exercised():
-    assert len(IN_PROCESS) + len(SUBPROCESS) == len(ENTRIES)
+    assert len(IN_PROCESS) + len(SUBPROCESS) + len(TRIPWIRE_ONLY) == len(ENTRIES)
     assert sum(1 for e in ENTRIES if "tampered" in e.runtime) >= 3
     assert sum(1 for e in ENTRIES if e.runtime - {"tampered"}) >= 30
 

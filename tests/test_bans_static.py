@@ -378,3 +378,43 @@ def _mentions(source, names):
         return mentions_anything_banned(ast.parse(source), names)
     except SyntaxError:
         return True
+
+
+@pytest.mark.parametrize("decorator, registry_use", [
+    ("register", "HANDLERS[0](xs)"),          # a local decorator appending to a module-level list
+    ("HANDLERS.append", "HANDLERS[0](xs)"),   # the list's own method as the decorator
+    ("command('total')", "COMMANDS['total'](xs)"),   # a decorator factory filling a dict
+])
+def test_a_function_registered_by_a_decorator_counts_against_who_uses_the_registry(decorator, registry_use):
+    source = f"""
+HANDLERS = []
+COMMANDS = {{}}
+
+
+def register(fn):
+    HANDLERS.append(fn)
+    return fn
+
+
+def command(name):
+    def deco(fn):
+        COMMANDS[name] = fn
+        return fn
+    return deco
+
+
+@{decorator}
+def helper(values):
+    return sum(values)
+
+
+def uses_it(xs):
+    return {registry_use}
+
+
+def unrelated(xs):
+    return len(xs)
+"""
+    findings = check_bans(source, "s.py", BanPolicy(names=("builtins.sum",), scope="reachable"),
+                          {"uses_it": ("uses_it",), "unrelated": ("unrelated",)})
+    assert [(f.banned, f.functions) for f in findings] == [("builtins.sum", ("uses_it",))], format_findings(findings)

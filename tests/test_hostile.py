@@ -28,9 +28,14 @@ from test_corpus import ROOT, check_expectations, describe, grade_batch, load_ex
 SPEC = ROOT / "specs" / "hw7_iteration.yaml"
 HOSTILE = ROOT / "submissions" / "hostile"
 HONEST = ["correct_loops", "banned_sum_helper", "war_off_by_one"]
+# Honest files handed in under names built to forge a terminal line or run as a spreadsheet
+# formula (class 10): graded like their originals, displayed and exported harmlessly.
+EVIL_IDS = {"\x1b[2K\r\x1b[32mtop_student 60 of 50\x1b[0m": "war_off_by_one",
+            '=HYPERLINK("http:__evil","grades")': "correct_loops", "bob;=1+1": "banned_sum_helper",
+            "carol\u202e05 fo 06": "war_off_by_one"}
 WATCHED = [ROOT / "reference", ROOT / "specs", ROOT / "submissions"]
 SANDBOX_UID_MIN = 61000
-DEADLINE_S = 110.0
+DEADLINE_S = 300.0  # ~60 hostile submissions; generous for a loaded 2-core machine
 HOST_LITTER = ["/tmp/daemon_was_here", "/tmp/filler_0.bin", "/var/tmp/filler_0.bin", "/dev/shm/filler_0.bin",
                str(ROOT / "filler_0.bin"), str(ROOT / "submissions" / "filler_0.bin"), str(HOSTILE / "filler_0.bin")]
 
@@ -139,6 +144,8 @@ def hostile_run(tmp_path_factory):
         build(batch / name)
     for name in HONEST:
         shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", batch / f"{name}.py")
+    for evil, original in EVIL_IDS.items():
+        shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{original}.py", batch / f"{evil}.py")
     alone = tmp_path_factory.mktemp("honest_alone")
     for name in HONEST:
         shutil.copy(ROOT / "submissions" / "hw7_iteration" / f"{name}.py", alone / f"{name}.py")
@@ -196,7 +203,8 @@ def test_batch_finishes(hostile_run):
     assert hostile_run["finished"], f"the batch with hostile submissions did not finish within {DEADLINE_S} s"
     assert hostile_run["error"] is None, f"the batch raised {hostile_run['error']!r}"
     graded = set(hostile_run["results"])
-    assert graded == set(HOSTILE_NAMES) | set(HONEST), f"not graded: {sorted(set(HOSTILE_NAMES) | set(HONEST) - graded)}"
+    wanted = set(HOSTILE_NAMES) | set(HONEST) | set(EVIL_IDS)
+    assert graded == wanted, f"not graded: {sorted(wanted - graded)}"
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
@@ -238,21 +246,92 @@ def test_no_process_left(hostile_run):
     assert not hostile_run["leftovers"], "processes left after the run:\n" + "\n".join(hostile_run["leftovers"])
 
 
-def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_run):
-    """One submission can make no report fail and no file grow past the bounds (issue #12, classes 7 and 8)."""
-    from grader.judge.bounds import MAX_RESULT_CHARS
-    from grader.reports import REPORT_ERRORS, write_reports
+@pytest.fixture(scope="module")
+def hostile_reports(hostile_run):
+    """Every report format written for the hostile batch; writer failures collected."""
+    from grader.reports import write_reports
     from grader.spec.loader import load_spec
 
     assert hostile_run["finished"], "the batch did not finish"
-    out = hostile_run["out"]
-    results = list(hostile_run["results"].values())
     failed: list[str] = []
-    write_reports(results, load_spec(SPEC), out, ["csv", "gradescope", "junit", "markdown", "html"],
+    write_reports(list(hostile_run["results"].values()), load_spec(SPEC), hostile_run["out"],
+                  ["csv", "gradescope", "junit", "markdown", "html"],
                   on_error=lambda name, message: failed.append(f"{name}: {message}"))
-    assert not failed and not (out / REPORT_ERRORS).exists(), failed
+    return {"out": hostile_run["out"], "failed": failed}
+
+
+def test_every_report_of_the_hostile_batch_is_written_and_bounded(hostile_reports):
+    """One submission can make no report fail and no file grow past the bounds (issue #12, classes 7 and 8)."""
+    from grader.judge.bounds import MAX_RESULT_CHARS
+    from grader.reports import REPORT_ERRORS
+
+    out = hostile_reports["out"]
+    assert not hostile_reports["failed"] and not (out / REPORT_ERRORS).exists(), hostile_reports["failed"]
     per_submission = {p.name: p.stat().st_size for p in out.glob("*.json") if p.name != "summary.json"}
-    assert per_submission and max(per_submission.values()) <= 1.1 * MAX_RESULT_CHARS * 2, per_submission  # UTF-8: <= 2 bytes/char here
+    assert per_submission and max(per_submission.values()) <= 2.2 * MAX_RESULT_CHARS, per_submission
     sizes = {str(p.relative_to(out)): p.stat().st_size for p in out.rglob("*") if p.is_file() and p.name != "grader.sqlite3"}
     biggest = max(sizes, key=sizes.get)
     assert sizes[biggest] <= 8_000_000, f"{biggest} is {sizes[biggest]:,} bytes"
+
+
+# What the attacks of class 2 write around the inputs they try to smuggle out of hidden cases
+# only (printing or raising on public cases is the student's own business).
+LEAK_MARKERS = ("LEAKED", "hidden input")
+
+
+def _hidden_inputs() -> set[str]:
+    from grader.plan import make_plan
+    from grader.spec.loader import load_spec
+
+    plan = make_plan(load_spec(SPEC))
+    public = {repr(a) for cases in plan.cases.values() for p in cases if p.case.is_public for a in p.case.args}
+    found = set()
+    for cases in plan.cases.values():
+        for p in cases:
+            if p.case.is_public:
+                continue
+            for a in p.case.args:
+                if len(repr(a)) >= 12 and repr(a) not in public:
+                    found.add(repr(a))
+                    if isinstance(a, list) and all(type(x) is int for x in a):
+                        found.add("_".join(map(str, a)))   # spelled into a name
+    return found
+
+
+def test_no_hidden_input_reaches_any_student_facing_output(hostile_run, hostile_reports):
+    """Class 2: hidden inputs stay in the parent, whatever a submission prints, raises or returns."""
+    import json
+
+    out = hostile_reports["out"]
+    facing = {f"{r.submission} (JSON without staff fields)": json.dumps(r.to_json(include_staff=False))
+              for r in hostile_run["results"].values()}
+    for pattern in ("gradescope/*/results.json", "feedback/*.md", "*.json"):
+        facing.update({str(p.relative_to(out)): p.read_text(errors="replace") for p in out.glob(pattern)})
+    hidden = _hidden_inputs()
+    assert len(hidden) > 50
+    leaks = [f"{where}: {needle!r}" for where, text in facing.items()
+             for needle in (*LEAK_MARKERS, *hidden) if needle in text]
+    assert not leaks, "hidden inputs reached student-facing output:\n" + "\n".join(leaks[:20])
+
+
+def test_evil_ids_are_graded_like_their_originals_and_shown_harmlessly(hostile_run, hostile_reports):
+    """Class 10: a name that forges a terminal line or a spreadsheet formula changes nothing."""
+    import csv
+    import re
+
+    from grader.reports.terminal import render_summary
+    from grader.spec.loader import load_spec
+    from rich.console import Console
+
+    results = hostile_run["results"]
+    for evil, original in EVIL_IDS.items():
+        assert results[evil].score == hostile_run["alone"][original].score, evil
+    buffer = __import__("io").StringIO()
+    Console(file=buffer, force_terminal=True, width=300).print(render_summary(list(results.values()), load_spec(SPEC)))
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", buffer.getvalue())  # rich's own colours
+    assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "top_student 60 of 50" in shown  # shown, with its escape codes spelled out
+    rows = list(csv.reader((hostile_reports["out"] / "grades.csv").open(newline="")))
+    for row in rows[1:]:
+        for piece in re.split(r"[,;\t|\r\n]", row[0]):
+            assert not piece.strip().startswith(("=", "+", "-", "@")), row[0]

@@ -124,9 +124,12 @@ def test_submission_json_round_trips(tmp_path):
     for result in batch.make_batch():
         path = write_submission_json(result, tmp_path)
         data = json.loads(path.read_text())
-        assert data == json.loads(json.dumps(result.to_json()))
-        again = SubmissionResult.from_json(data)
-        assert again.score == result.score and again.submission == result.submission
+        assert data == json.loads(json.dumps(result.to_json(include_staff=False)))
+        staff = json.loads((tmp_path / "staff" / path.name).read_text())
+        assert staff == json.loads(json.dumps(result.to_json()))
+        for kept in (data, staff):
+            again = SubmissionResult.from_json(kept)
+            assert again.score == result.score and again.submission == result.submission
 
 
 def test_a_submission_called_summary_does_not_overwrite_the_summary(tmp_path):

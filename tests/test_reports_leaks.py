@@ -2,7 +2,7 @@
 
 HIDDEN is in hidden cases' args/expected/actual: no output file may contain it.
 HIDDEN_NOTE (hidden message/stdout/staff) and STAFF (tracebacks) may only appear in the
-staff-facing per-submission JSON, which is SubmissionResult.to_json() by contract; the HTML
+staff-only per-submission JSON under DIR/staff/, which is SubmissionResult.to_json() by contract; the HTML
 class page (report/index.html, the instructor's) shows hidden failures' messages, no tracebacks.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_no_file_contains_hidden_values(tmp_path):
     for path in written:
         data = path.read_bytes()
         assert batch.HIDDEN.encode() not in data, path
-        if path.parent == tmp_path and path.suffix == ".json" and path.name != "summary.json":
+        if path.parent == tmp_path / "staff":
             continue  # the staff JSON verdict keeps messages and tracebacks
         if path == tmp_path / "report" / "index.html":
             assert batch.HIDDEN_NOTE.encode() in data  # the class page is the instructor's: hidden failures shown

@@ -33,6 +33,7 @@ class TimeoutStreak:
     def __init__(self, limit: int):
         self.limit = limit
         self.carried = 0  # timeouts in a row at the end of the functions before this one
+        self.stopped: set[str] = set()  # functions whose remaining cases are skipped
 
     def _streak(self, results: Sequence[_Outcome]) -> int:
         trailing = _trailing_timeouts(results)

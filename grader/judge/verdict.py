@@ -71,6 +71,9 @@ class TestResult:
                 data.pop(key)
         if not include_staff:
             data.pop("staff")
+            if self.visibility == "hidden":  # a student sees a hidden case's outcome, nothing the code chose
+                data["message"] = "" if self.passed else f"{self.status} on a hidden case"
+                data.pop("stdout")
         return data
 
 

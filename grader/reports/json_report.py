@@ -14,13 +14,23 @@ SUMMARY_NAME = "summary"
 _RESERVED = frozenset({SUMMARY_NAME})
 
 
+STAFF_DIR = "staff"  # staff-only: full verdicts with tracebacks and hidden cases' messages
+
+
 def submission_json_path(submission: str, out_dir: Path) -> Path:
     return Path(out_dir) / f"{safe_name(submission, _RESERVED)}.json"
 
 
+def staff_json_path(submission: str, out_dir: Path) -> Path:
+    return Path(out_dir) / STAFF_DIR / f"{safe_name(submission, _RESERVED)}.json"
+
+
 def write_submission_json(result: SubmissionResult, out_dir: Path) -> Path:
-    """Write ``DIR/<id>.json`` for one finished submission; the pipeline calls this as each ends."""
-    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json(), compact=True)
+    """Write ``DIR/<id>.json`` (what the student may see) and ``DIR/staff/<id>.json`` (the full
+    verdict) for one finished submission; the pipeline calls this as each ends."""
+    atomic_write_json(staff_json_path(result.submission, out_dir), result.to_json(), compact=True)
+    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json(include_staff=False),
+                             compact=True)
 
 
 def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]:
@@ -82,5 +92,6 @@ class JsonReporter(BaseReporter):
                        for r, p in ((r, submission_json_path(r.submission, out_dir)) for r in results)]
         else:
             written = [write_submission_json(result, out_dir) for result in results]
+        written += [staff_json_path(r.submission, out_dir) for r in results]
         written.append(atomic_write_json(Path(out_dir) / f"{SUMMARY_NAME}.json", summarize(results, spec)))
         return written

@@ -129,12 +129,14 @@ class Command:
 
 
 def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = (), caps: bool = True,
-          env: dict[str, Any] | None = None) -> Command:
+          env: dict[str, Any] | None = None, cgroup_procs: tuple[str, ...] = ()) -> Command:
     """The argv to run ``cmd`` in bubblewrap as this slot's uid.
 
     binds: extra (src, dst) read-only binds (or plain paths, bound at the same path).
     caps:  keep CAP_SYS_ADMIN+CAP_SETPCAP *inside* the sandbox's user namespace
            for our own setup code (the harness drops them before student code).
+    cgroup_procs: ``cgroup.procs`` files the root launcher joins before it drops to the
+           slot's uid, so everything the sandbox runs is measured and limited there.
     """
     bw = bwrap_path()
     if not bw:
@@ -195,5 +197,5 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
     if not root:
         return Command(a, False)
     uid, gid = slot_ids(slot)
-    spec = {"stage": stage, "uid": uid, "gid": gid, "bwrap": bw, "argv": a}
+    spec = {"stage": stage, "uid": uid, "gid": gid, "bwrap": bw, "argv": a, "cgroups": list(cgroup_procs)}
     return Command([sys.executable, "-I", "-S", LAUNCHER, json.dumps(spec)], True)

@@ -1,4 +1,4 @@
-"""Root-only launcher: stage bind sources, drop to the slot's uid, exec bwrap.
+"""Root-only launcher: join the slot's cgroups, stage bind sources, drop to the slot's uid, exec bwrap.
 
 Run as ``python -I -S _launch.py '<json>'`` by a root parent.  Standalone.
 
@@ -30,6 +30,13 @@ def main() -> None:
             sys.stderr.write(f"grader launcher: {what}: {os.strerror(e)}\n")
             os._exit(126)
 
+    for procs in spec.get("cgroups", ()):   # join the slot's cgroups while still root
+        try:
+            with open(procs, "w") as f:
+                f.write(str(os.getpid()))
+        except OSError as e:
+            sys.stderr.write(f"grader launcher: cannot join {procs}: {e.strerror}\n")
+            os._exit(126)
     if spec["stage"]:
         chk(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
         chk(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "make / private")

@@ -57,8 +57,7 @@ LOAD_REPLY = {"n": _text(64), "ok": _bool, "kind": _text(40), "message": _text()
 
 CALL_REPLY = {"n": _text(64), "status": lambda v: v in ("ok", "error", "timeout", "crashed", "protocol"),
               "value": _any, "cpu": _seconds, "wall": _seconds, "exception": _exception, "detail": _text(10_000),
-              "hits": _any, "tampered": _bool, "restart": _bool, "stdout": _text(), "truncated": _bool,
-              "i": _opt_int, "last": _bool}
+              "hits": _any, "tampered": _bool, "restart": _bool, "stdout": _text(), "truncated": _bool}
 
 
 def _fits(message: Mapping[str, Any], schema: Mapping[str, Callable[[Any], bool]], required: tuple[str, ...]) -> bool:

@@ -149,7 +149,7 @@ class PortableSession(Session):
         self._kill_child()
         scratch = self._fresh_dir()
         nonce = secrets.token_hex(16)
-        msg = {"op": "spawn", "main": self.main, "nonce": nonce, "scratch": scratch,
+        msg = {"op": "spawn", "main": self.main, "nonce": nonce, "scratch": scratch, "watch": list(self.watch),
                "load_time_limit": self.load_time_limit, "sys_path": _bwrap.site_dirs(),
                "limits": {"memory_mb": self.limits.memory_mb, "output_bytes": self.limits.output_bytes}}
         try:

@@ -23,7 +23,7 @@ import threading
 import time
 from typing import IO, Any, Mapping, Sequence
 
-from . import _bwrap
+from . import _bwrap, meter
 from .child import codec
 from .model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
 from .session import Session, _read_line, kill_tree
@@ -64,7 +64,8 @@ def probe() -> IsolationProfile:
                     with sb.session({"probe_mod.py": "def f():\n    return 1\n"}, "probe_mod.py") as s:
                         r = s.call("f", [], time_limit=5)
                         if s.load.ok and r.status == "ok" and r.value == 1:
-                            prof = cand
+                            measured = sb.meter.kind if sb.meter is not None else "child-reported"
+                            prof = IsolationProfile(name, layers + (f"cpu-time-from-{measured}",), True)
             except Exception:
                 pass
         _probe_cache = prof
@@ -86,6 +87,8 @@ class Sandbox:
         self._scratch_root: str | None = None
         self._closed = False
         self.zygote_starts = 0
+        self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
+        self._cgroup: meter.CgroupSlot | None = None
 
     # -- zygote -----------------------------------------------------------
     def _start(self) -> None:
@@ -96,7 +99,10 @@ class Sandbox:
             cfg["sys_path"] = [_bwrap.inside(d) for d in _bwrap.site_dirs()]
             cmd = [_bwrap.inside(os.path.realpath(sys.executable)), "-I", "-S", SANDBOX_HARNESS]
             import json
-            b = _bwrap.build(cmd + [json.dumps(cfg)], slot=self.slot, tmp_mb=self.limits.scratch_mb)
+            if self._cgroup is None:
+                self._cgroup = meter.make_cgroup(self.slot, memory_mb=self.limits.memory_mb, nproc=self.limits.nproc)
+            procs = tuple(self._cgroup.procs_files) if self._cgroup else ()
+            b = _bwrap.build(cmd + [json.dumps(cfg)], slot=self.slot, tmp_mb=self.limits.scratch_mb, cgroup_procs=procs)
             argv = b.argv
             env = {"PATH": "/usr/bin:/bin"}
         else:
@@ -118,6 +124,10 @@ class Sandbox:
         self._ctl = parent
         self._ctl_buf = bytearray()
         self.zygote_starts += 1
+        if self._cgroup is not None:
+            self.meter = self._cgroup
+        elif meter.proc_available():
+            self.meter = meter.ProcTree(self._proc.pid)
         line, why = _read_line(parent, self._ctl_buf, time.monotonic() + 20)
         if why:
             err = b""
@@ -205,6 +215,10 @@ class Sandbox:
     def close(self) -> None:
         self._closed = True
         self._stop()
+        if self._cgroup is not None:
+            self._cgroup.close()
+            self._cgroup = None
+            self.meter = None
         if self._scratch_root:
             import shutil
             shutil.rmtree(self._scratch_root, ignore_errors=True)

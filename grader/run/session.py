@@ -15,11 +15,13 @@ import socket
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence, cast
 
 from . import _bwrap, messages
 from .child import codec
 from .model import CallResult, Limits, LoadResult, SandboxError
+
+Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
@@ -152,12 +154,18 @@ class Session:
             return None
 
     def _spawn(self, first: bool) -> LoadResult:
+        """A fresh child; the student's files go to it over its own channel, never through
+        the zygote, so no later session can find them in memory it inherits."""
         self._drop_chan()
         nonce = secrets.token_hex(16)
-        msg = {"op": "spawn", "files": self._files, "main": self.main, "limits": self._limits_msg(),
+        msg = {"op": "spawn", "main": self.main, "limits": self._limits_msg(), "watch": list(self.watch),
                "nonce": nonce, "load_time_limit": self.load_time_limit}
         reply, fd = self.sandbox._request(msg, want_fd=True)
         self._chan = socket.socket(fileno=fd)
+        failed = self._send({"files": self._files})
+        if failed:
+            self._restart = True
+            return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
         return self._await_load(nonce)
 
     def _await_load(self, nonce: str) -> LoadResult:
@@ -242,21 +250,44 @@ class Session:
             return CallResult("crashed", detail=_status_detail(status, self.limits))
         return None
 
-    def _receive(self, nonce: str, backstop: float, time_charged: float, *, final: bool = True) -> tuple[dict[str, Any] | None, CallResult | None, float]:
-        """Read one reply line: (message, None, wall) or (None, failure, wall).
+    def _cpu_now(self) -> float | None:
+        """The kernel's count of the slot's CPU seconds, or None where nothing measures it."""
+        m = getattr(self.sandbox, "meter", None)
+        return m.cpu_seconds() if m is not None else None
 
-        ``final``: no other line may follow it (a streamed batch has more to come).
-        """
+    def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None,
+                     hard: float) -> tuple[bytes | None, str]:
+        """Wait for the reply line.  At the wall-clock backstop a call that is still gaining
+        CPU time but has not used its limit is only slowed by a busy machine: wait on (up to
+        ``hard`` seconds), so the verdict rests on CPU time; a call gaining none is blocked."""
+        t0 = time.monotonic()
+        deadline = t0 + backstop
+        last = cpu0
+        while True:
+            line, why = self._read_reply(deadline)
+            now_cpu = self._cpu_now() if why == "timeout" and cpu0 is not None else None
+            if now_cpu is None or last is None:
+                return line, why
+            progressing = now_cpu - last > 0.002
+            if not (progressing and cpu0 is not None and now_cpu - cpu0 < time_limit and time.monotonic() - t0 < hard):
+                return line, why
+            last, deadline = now_cpu, time.monotonic() + 0.5
+
+    def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
+                 hard: float = 0.0) -> tuple[dict[str, Any] | None, CallResult | None, float]:
+        """Read the one reply line of a request: (message, None, wall) or (None, failure, wall)."""
         t0 = time.perf_counter()
-        line, why = self._read_reply(time.monotonic() + backstop)
+        line, why = self._read_answer(backstop, time_limit, cpu0, hard)
         wall = time.perf_counter() - t0
         if why:
+            used = self._cpu_now()      # before the kill: a killed tree's time is in flight to its reapers
             status = self._kill_child()
             self._restart = True
             if why == "timeout":
-                self._cpu_used += time_charged
-                return None, CallResult("timeout", time_s=time_charged, wall_s=wall,
-                                        detail=f"no answer within {backstop:.1f} s of wall-clock time; the process "
+                charged = used - cpu0 if used is not None and cpu0 is not None else time_limit
+                self._cpu_used += charged
+                return None, CallResult("timeout", time_s=charged, wall_s=wall,
+                                        detail=f"no answer within {wall:.1f} s of wall-clock time; the process "
                                                f"was killed{self._BACKSTOP_HINT}"), wall
             if why == "oversized":
                 return None, CallResult("protocol", wall_s=wall,
@@ -266,7 +297,7 @@ class Session:
             m = messages.check(codec.loads_line(line or b""), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if final and self._reply_pending():
+            if self._reply_pending():
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
         except codec.CodecError as e:
@@ -281,15 +312,20 @@ class Session:
             msg = f"protocol violation: {msg}"
         return CallResult("protocol", wall_s=wall, detail=msg)
 
-    def _result(self, m: dict[str, Any], wall: float) -> CallResult:
-        """One case's reply, decoded with the same suspicion as everything from the child."""
+    def _result(self, m: dict[str, Any], wall: float, time_limit: float, measured: float | None) -> CallResult:
+        """One case's reply, decoded with the same suspicion as everything from the child.
+
+        ``measured``: the CPU time the kernel counted for the slot during the call (every
+        process and thread of the session); when there is one, it is the time of the
+        verdict and the child's own figure is ignored.
+        """
         status = m.get("status")
         if status not in ("ok", "error", "timeout", "crashed", "protocol"):
             raise codec.CodecError(f"unknown status {status!r}")
         value = codec.decode(m.get("value")) if status == "ok" else None
         hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         raw_cpu: Any = m.get("cpu")
-        cpu = float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0
+        cpu = measured if measured is not None else (float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0)
         raw_wall: Any = m.get("wall")
         cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
         self._cpu_used += cpu
@@ -298,8 +334,13 @@ class Session:
         out = _str(m.get("stdout"))
         if m.get("truncated") is True:
             out += "\n[output truncated]"
-        return CallResult(status=status, value=value, time_s=cpu, wall_s=cw, stdout=out,
-                          exception=_exc(m.get("exception")), detail=_str(m.get("detail")),
+        detail = _str(m.get("detail"))
+        if status == "ok" and cpu > time_limit:
+            status, value = "timeout", None
+            detail = f"used {cpu:.2f} s of CPU time, counted by the kernel over all its processes and threads; " \
+                     f"the limit is {time_limit:g} s"
+        return CallResult(status=cast(Status, status), value=value, time_s=cpu, wall_s=cw, stdout=out,
+                          exception=_exc(m.get("exception")), detail=detail,
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
     def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
@@ -322,20 +363,24 @@ class Session:
         if failed:
             return _ready(failed)
         time_limit = float(time_limit)
-        wall_limit = 3 * time_limit + 0.5
-        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": wall_limit,
+        backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
+        hard = 10 * time_limit + 5.0               # code slowed by a busy machine may run this long
+        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": hard,
                "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
+        cpu0 = self._cpu_now()
         failure = self._send(req)
         if failure:
             return _ready(failure)
 
         def finish() -> CallResult:
-            m, failure, wall = self._receive(req["n"], wall_limit * 1.1 + 1.0, time_limit)
+            m, failure, wall = self._receive(req["n"], backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
             if failure:
                 return failure
             assert m is not None  # _receive gives a message or a failure
+            cpu1 = self._cpu_now()
+            measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
             try:
-                return self._result(m, wall)
+                return self._result(m, wall, time_limit, measured)
             except codec.CodecError as e:
                 return self._protocol_failure(e, wall)
 
@@ -344,64 +389,19 @@ class Session:
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False,
                   stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
-        """Call ``function`` once per ``(args, time_limit)``, in one round trip where possible.
+        """Call ``function`` once per ``(args, time_limit)``, one case at a time.
 
-        ``watch`` turns the runtime monitor on for every call, or per call.
-        ``stop`` is asked after every result: when it says so, the remaining calls are not
-        made (the list returned is shorter) and a child still busy with them is killed.
-
-        Same verdicts as calling :meth:`call` for each: whenever the batch cannot be
-        trusted as a whole (a hard kill, a crash, a forged or oversized reply), the cases
-        it did not answer are run again one request each in a fresh child.
+        ``watch`` turns the runtime monitor on for every call, or per call.  The child
+        receives a case only when the one before it has answered: it never holds the
+        inputs of a case it has not yet been asked to run.  ``stop`` is asked after every
+        result: when it says so, the remaining calls are not made (the list is shorter).
         """
-        if self._closed:
-            raise SandboxError("the session is closed")
-        if not self.load.ok:
-            return [self._not_loaded() for _ in calls]
         watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
-        jobs = [(a, t, w) for (a, t), w in zip(calls, watched)]
         results: list[CallResult] = []
-        while len(results) < len(jobs):
-            if stop is not None and results and stop(results):
+        for (a, t), w in zip(calls, watched):
+            results.append(self.call(function, a, time_limit=t, watch=w))
+            if stop is not None and len(results) < len(calls) and stop(results):
                 break
-            pending = jobs[len(results):]
-            if len(pending) == 1 or self._ensure_child():
-                for a, t, w in pending:
-                    results.append(self.call(function, a, time_limit=t, watch=w))
-                    if stop is not None and len(results) < len(jobs) and stop(results):
-                        break
-                break
-            items: list[dict[str, Any]] = [{"a": codec.encode(list(a)), "t": float(t), "wl": 3 * float(t) + 0.5,
-                      "w": list(self.watch) if w else None} for a, t, w in pending]
-            req: dict[str, Any] = {"op": "calls", "f": function, "c": items, "n": secrets.token_hex(16)}
-            failure = self._send(req)
-            if failure:
-                results.append(failure)
-                continue
-            for index, item in enumerate(items):
-                # Each case has its own backstop, counted from the end of the one before.
-                m, failure, wall = self._receive(req["n"], item["wl"] * 1.1 + 1.0, item["t"], final=False)
-                if failure:
-                    results.append(failure)
-                    break  # the child is gone; the rest run in a fresh one
-                assert m is not None  # _receive gives a message or a failure
-                try:
-                    if m.get("i") != index:
-                        raise codec.CodecError("wrote a result line out of order (a forged line)")
-                    results.append(self._result(m, wall))
-                    if stop is not None and index < len(items) - 1 and m.get("last") is not True and stop(results):
-                        self._kill_child()      # still busy with the calls we no longer want
-                        self._restart = True
-                        return results
-                    if m.get("last") is True or index == len(items) - 1:
-                        if self._reply_pending():
-                            raise codec.CodecError("wrote more result lines than cases")
-                        break
-                except codec.CodecError as e:
-                    if len(results) > len(jobs) - len(pending) + index:
-                        results.pop()
-                    results.append(self._protocol_failure(e, wall))
-                    break
         return results
 
     def close(self) -> None:

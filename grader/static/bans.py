@@ -120,43 +120,115 @@ DYNAMIC_TOKENS = frozenset({
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
-    """Could this code reach a banned callable at all? A cheap, conservative pre-check.
+# What may appear in code the full analysis can skip: builtins, standard modules and their
+# members, and methods of builtin types that never turn a computed name into a callable.
+# Anything else (getattr, eval, globals, vars, __dict__, str.format, string.Formatter,
+# pkgutil.resolve_name, importlib, sys, gc, operator.attrgetter ...) sends the file to the
+# full analysis.  A whitelist, so a name-resolving function nobody thought of is analysed.
+INERT_BUILTINS = frozenset("""
+    abs all any ascii bin bool bytearray bytes callable chr complex dict divmod enumerate filter float frozenset
+    hash hex id input int isinstance issubclass iter len list map max min next object oct ord pow print range
+    repr reversed round set slice sorted str tuple zip super property staticmethod classmethod open
+    True False None NotImplemented Ellipsis __name__ __file__ __doc__ self cls
+    BaseException Exception ArithmeticError AssertionError AttributeError EOFError IndexError KeyError
+    LookupError MemoryError NameError NotImplementedError OSError OverflowError RecursionError RuntimeError
+    StopIteration TypeError ValueError ZeroDivisionError KeyboardInterrupt SystemExit
+""".split())
+INERT_MODULES = frozenset("""
+    collections math random itertools functools operator heapq bisect copy re typing dataclasses enum
+    fractions decimal statistics time numbers array abc
+""".split())
+INERT_ATTRS = frozenset("""
+    append extend insert pop remove clear index count sort reverse copy keys values items get setdefault update
+    add discard union intersection difference symmetric_difference issubset issuperset isdisjoint
+    split rsplit splitlines join strip lstrip rstrip lower upper title capitalize casefold swapcase startswith
+    endswith find rfind rindex replace isdigit isalpha isalnum isspace isupper islower isnumeric isdecimal zfill
+    center ljust rjust partition rpartition encode decode expandtabs translate maketrans
+    popleft appendleft extendleft rotate maxlen most_common elements subtract total fromkeys default_factory
+    real imag numerator denominator is_integer bit_length to_bytes from_bytes conjugate as_integer_ratio
+    deque Counter defaultdict OrderedDict namedtuple ChainMap
+    sqrt isqrt floor ceil trunc pi e inf nan tau log log2 log10 exp gcd lcm comb perm factorial fabs hypot
+    sin cos tan atan atan2 degrees radians isclose isinf isnan copysign modf fmod dist prod
+    randint randrange choice choices shuffle sample seed random uniform gauss Random getrandbits
+    heappush heappop heapify heapreplace heappushpop nlargest nsmallest merge
+    bisect bisect_left bisect_right insort insort_left insort_right
+    permutations combinations combinations_with_replacement product chain from_iterable groupby cycle repeat
+    islice zip_longest starmap takewhile dropwhile tee compress pairwise
+    reduce lru_cache cache cmp_to_key wraps total_ordering cached_property
+    add sub mul truediv floordiv mod neg pos eq ne lt le gt ge itemgetter not_ contains
+    deepcopy compile match fullmatch search findall finditer sub subn group groups start end span escape
+    IGNORECASE
+    List Dict Tuple Set Optional Union Any Iterable Sequence Callable dataclass field Enum auto
+    Fraction Decimal mean median mode stdev variance time perf_counter sleep
+    __init__ __repr__ __str__ __eq__ __lt__ __le__ __gt__ __ge__ __hash__ __len__ __iter__ __next__
+    __contains__ __getitem__ __setitem__ __name__ __main__
+""".split()) - {"compile"}
 
-    A banned callable is reached by spelling its name (``sum``, ``np.cumsum``, ``'mean'``
-    in a string) or through machinery that computes names (getattr, eval, __dict__ ...).
-    Code that contains neither cannot produce a finding, so the full analysis (tens of
-    milliseconds on a long file) is skipped for it; anything else is analysed fully.
+
+def _bound_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """Names the file binds itself (functions, classes, parameters, assignments, loop and
+    comprehension targets, except/with names) and attributes it sets or defines in classes."""
+    names: set[str] = set()
+    attrs: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        attrs.add(item.name)
+                    elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+                        for target in (item.targets if isinstance(item, ast.Assign) else [item.target]):
+                            if isinstance(target, ast.Name):
+                                attrs.add(target.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            attrs.add(node.attr)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names, attrs
+
+
+def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
+    """Could this code reach a banned callable at all?  A cheap, sound pre-check.
+
+    False only when every name, attribute and import in the file is the file's own or on
+    the inert lists above, and no word of a banned name appears: such code can neither
+    spell a banned callable nor compute one (that needs getattr, eval, a namespace, a
+    format string's field lookup, an import by name, ... none of which is inert), so the
+    full analysis (tens of milliseconds on a long file) would find nothing.  Anything else
+    is analysed fully.
     """
-    triggers = set(DYNAMIC_TOKENS)
+    triggers: set[str] = set()
     for name in names:
         base = name.split("(", 1)[0]
         triggers.add(base.rsplit(".", 1)[-1])
         triggers.update(_WORD.findall(name.partition("(")[2]))
-    inert: set[int] = set()
-    for node in ast.walk(tree):  # breadth first: a statement is seen before its value
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            inert.add(id(node.value))  # a string standing alone (a docstring) has no effect
-            continue
-        if id(node) in inert:
-            continue
-        words: Sequence[str]
+    own_names, own_attrs = _bound_names(tree)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Name):
-            words = (node.id,)
+            if node.id in triggers or node.id not in own_names and node.id not in INERT_BUILTINS:
+                return True
         elif isinstance(node, ast.Attribute):
-            words = (node.attr,)
-        elif isinstance(node, ast.alias):
-            words = (*node.name.split("."), node.asname or "")
-        elif isinstance(node, (ast.ImportFrom,)):
-            words = tuple((node.module or "").split("."))
+            if node.attr in triggers or node.attr not in own_attrs and node.attr not in INERT_ATTRS:
+                return True
+        elif isinstance(node, ast.Import):
+            if any(a.name not in INERT_MODULES or a.name in triggers for a in node.names):
+                return True
+            own_names.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or node.module not in INERT_MODULES:
+                return True
+            if any(a.name in triggers or a.name not in INERT_ATTRS for a in node.names):
+                return True
         elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
             text = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-            words = _WORD.findall(text)
-        elif isinstance(node, ast.keyword):
-            words = (node.arg or "",)
-        else:
-            continue
-        if triggers.intersection(words):
+            if triggers.intersection(_WORD.findall(text)):
+                return True
+        elif isinstance(node, ast.keyword) and node.arg in triggers:
             return True
     return False
 

@@ -167,6 +167,15 @@ class CallMixin:
                 else:
                     vals.add(Ext(name.split(".")[0]))
             return vals, set()
+        if q == "pkgutil.resolve_name":   # "module:attr" or "module.attr" -> that object
+            names, other = const_strings(a0 or kws.get("name", set()))
+            if other:
+                self.dyn(node, "pkgutil.resolve_name")
+            vals = {Ext(n.replace(":", ".")) for n in names}
+            return vals, vals
+        if q in ("string.Formatter", "string.Formatter.get_field", "string.Formatter.vformat"):
+            self.dyn(node, q)
+            return set(), set()
         if q == "builtins.globals":
             return {NSDict("<globals>")}, set()
         if q == "builtins.locals" or (q == "builtins.vars" and not args):

@@ -19,6 +19,26 @@ if TYPE_CHECKING:
 INTROSPECTION = frozenset(
     {"__globals__", "f_globals", "f_builtins", "f_locals", "__subclasses__", "__code__", "__closure__"}
 )
+# Attributes of library objects that turn a computed string into any object: a format
+# string's fields (``"{0.__globals__[sum]}"``), ``pkgutil.resolve_name("builtins:sum")``.
+NAME_RESOLVERS = frozenset({"resolve_name", "get_field", "vformat", "Formatter"})
+
+
+def _looks_up_fields(base: set) -> bool:
+    """Is ``X.format`` called on a string that is not known, or whose fields look up
+    attributes or items (which reaches any object from an argument)?"""
+    import string
+
+    texts = [v.value for v in base if isinstance(v, Const) and isinstance(v.value, str)]
+    if not texts or len(texts) != len(base):
+        return not base or any(isinstance(v, Const) for v in base)
+    try:
+        fields = [f for text in texts for _, f, _, _ in string.Formatter().parse(text) if f]
+    except ValueError:
+        return True
+    return any("." in f or "[" in f for f in fields)
+
+
 # ndarray attributes that are arrays themselves (not methods).
 ARRAY_ATTRS = frozenset({"T", "real", "imag", "flat", "base", "mT"})
 # Functions a pair name's inner ``operator.add`` stands for.
@@ -156,9 +176,11 @@ class ExprMixin:
 
     def e_Attribute(self, node: ast.Attribute, callee: bool) -> set:
         base = self.ev(node.value, callee=True)
-        if node.attr in INTROSPECTION:
+        if node.attr in INTROSPECTION or node.attr in NAME_RESOLVERS:
             self.dyn(node, node.attr)
             return set()
+        if node.attr in ("format", "format_map") and _looks_up_fields(base):
+            self.dyn(node, f"str.{node.attr}")
         vals, origin = set(), set()
         for b in base:
             v, o = self.get_attr(b, node.attr)

@@ -1,4 +1,4 @@
-"""HOSTILE: wordSearch returns a list of 300,000 numbers on every case (a valid plain value, wrong)."""
+"""HOSTILE: wordSearch returns a list of 60,000 numbers on every case (a valid plain value, wrong)."""
 
 
 
@@ -190,4 +190,4 @@ def black_jack_hard(risks, deck, discard):
 
 # ---- overrides ----
 def word_search(puzzle, words):
-    return [list(range(300_000)), [[1, 1]]]
+    return [list(range(60_000)), [[1, 1]]]

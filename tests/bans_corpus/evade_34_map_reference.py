@@ -1,4 +1,5 @@
-# map calls sum from C, invisible to a profile hook: static only.
+# layer: tripwire (map calls sum from C: a profile hook misses it, the tripwire does not)
+# expect: builtins.sum runtime
 # expect: builtins.sum static banned-reference
 # call: f([1, 2, 3])
 def f(xs):

@@ -47,7 +47,7 @@ if "_gradechild" not in sys.modules:
 from _gradechild import codec  # noqa: E402
 from _gradechild.linux import (  # noqa: E402
     CLONE_NEWNS,
-    CLONE_NEWPID,
+    SESSION_NAMESPACES,
     MS_BIND,
     MS_NODEV,
     MS_NOSUID,
@@ -139,7 +139,7 @@ class Zygote:
                 self.ctl.close()
                 a.close()
                 if self.isolated:
-                    _chk(libc().unshare(CLONE_NEWPID | CLONE_NEWNS), "unshare")
+                    _chk(libc().unshare(SESSION_NAMESPACES), "unshare")
                 elif sys.platform.startswith("linux"):
                     prctl(PR_SET_CHILD_SUBREAPER, 1)
                 gpid = os.fork()

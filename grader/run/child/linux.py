@@ -8,7 +8,17 @@ import ctypes
 import os
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+# Every namespace a session can hold state in is fresh per session: SysV shared memory,
+# semaphores and message queues (ipc), sockets and ports (net), the host name (uts), the
+# cgroup view, processes (pid) and mounts.  The user namespace is the slot's: bubblewrap's
+# --disable-userns forbids nesting another, and a user namespace holds no state a session
+# can write (keyrings are refused by the seccomp filter instead).
+SESSION_NAMESPACES = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWCGROUP
 MS_RDONLY = 1
 MS_NOSUID = 2
 MS_NODEV = 4
@@ -68,3 +78,50 @@ def drop_all_caps() -> None:
     hdr = _CapHeader(0x20080522, 0)
     data = (_CapData * 2)()
     _chk(libc().capset(ctypes.byref(hdr), data), "capset")
+
+
+# ------------------------------------------------------------------ seccomp: no kernel keyrings
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+_AUDIT_ARCH = {0xC000003E: (248, 249, 250), 0xC00000B7: (217, 218, 219)}   # x86_64, aarch64
+_X32 = 0x40000000
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def _keyring_filter() -> list[tuple[int, int, int, int]]:
+    """BPF: on a known architecture, add_key/request_key/keyctl fail with EPERM; all else runs."""
+    ld_abs, jeq, ret = 0x20, 0x15, 0x06
+    allow, eperm = 0x7FFF0000, 0x00050000 | 1
+    prog: list[tuple[int, int, int, int]] = []
+    for arch, numbers in _AUDIT_ARCH.items():
+        nrs = list(numbers) + ([n | _X32 for n in numbers] if arch == 0xC000003E else [])
+        block = [(ld_abs, 0, 0, 0)]                              # A = seccomp_data.nr
+        for i, nr in enumerate(nrs):
+            block.append((jeq, len(nrs) - i, 0, nr))             # -> the EPERM at the block's end
+        block += [(ret, 0, 0, allow), (ret, 0, 0, eperm)]
+        prog += [(ld_abs, 0, 0, 4), (jeq, 0, len(block), arch)]   # A = seccomp_data.arch
+        prog += block
+    prog.append((ret, 0, 0, allow))
+    return prog
+
+
+def forbid_keyrings() -> None:
+    """Kernel keyrings belong to the slot's user namespace and would outlive a session:
+    refuse them (needs no_new_privs, which the child sets first)."""
+    prog = _keyring_filter()
+    arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
+    fprog = _SockFprog(len(prog), arr)
+    _chk(prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog)), "seccomp")
+
+
+def prctl_ptr(option: int, arg2: int, address: int) -> int:
+    result: int = libc().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_void_p(address),
+                               ctypes.c_ulong(0), ctypes.c_ulong(0))
+    return result

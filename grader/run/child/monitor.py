@@ -4,24 +4,25 @@ STANDALONE: standard library only, no ``grader`` imports; this file is bound alo
 the sandbox.  The static analysis (grader.static) imports the name tables below so that
 both layers agree on what a policy name covers.
 
-``CallWatcher(names)`` installs a profile hook (``sys.setprofile`` and
-``threading.setprofile``) for the duration of a ``with`` block and records every call of a
-banned callable made *from student code*.  Callees are compared as objects, never by name:
+Two layers, both comparing *objects*, never names:
 
-* C functions (``builtins.sum``, ``math.fsum``): the ``c_call`` event's ``arg is obj``;
-* bound C methods (``arr.sum()``, ``np.add.reduce``): ``arg.__name__`` and ``arg.__self__``
-  (an instance of the method's class, or the very ufunc the method is bound to);
-* Python functions (``statistics.mean``, numpy's dispatchers): ``frame.f_code`` identity
-  (for numpy's ``_ArrayFunctionDispatcher`` the code of its ``_implementation``).
+* ``Tripwires``: before student code loads, every banned module-level callable
+  (``builtins.sum``, ``statistics.mean``, ``numpy.sum``) is replaced, in every module that
+  exposes it, by a stand-in that records the call and does what the original does.  It
+  sees calls from C (``map(sum, rows)``, ``sorted(key=sum)``, ``functools.reduce``) and
+  costs nothing until a banned callable is called, so it is on for every case.
+* ``CallWatcher``: a profile hook for what cannot be replaced, methods of C types
+  (``arr.sum()``, ``np.add.reduce``): started only once numpy is loaded.  It compares
+  every callee with the banned objects:
+  C functions by ``arg is obj``; bound C methods by ``arg.__name__`` and ``arg.__self__``;
+  Python functions by ``frame.f_code`` identity.
 
-Names are resolved lazily against ``sys.modules`` (watching numpy never imports it) and
-re-resolved whenever the number of loaded modules changes during the call.
-
-Known blind spots of a profile hook (the static layer covers them): calls made from C
-(``map(sum, xs)``, ``sorted(key=sum)``, ``functools.reduce(operator.add, xs)``), calls of
-types (``itertools.accumulate``), ``sum.__call__(xs)``, and banned calls made by library code
-on the student's behalf (``np.apply_along_axis(sum, ...)``).  Pair names such as
-``functools.reduce(operator.add)`` are static-only.
+A call counts when the nearest Python frame is the student's (library code that calls
+``sum`` for itself is not the student's use).  Blind spots: banned calls made by library
+code on the student's behalf (``np.apply_along_axis(sum, ...)``), and a submission that
+digs the original out of the interpreter (closures, ``gc``), which the static layer
+reports as introspection.  Pair names such as ``functools.reduce(operator.add)`` are
+static-only.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import Any, Callable, Iterable, Literal, Mapping
 
-__all__ = ["CallWatcher", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
+__all__ = ["CallWatcher", "Tripwires", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
 
 # Captured at import, before any student code runs: the student can rebind sys.setprofile
 # but not these references.
@@ -43,6 +44,7 @@ _getprofile = sys.getprofile
 _thread_setprofile = threading.setprofile
 _thread_getprofile = getattr(threading, "getprofile", None)
 _THIS_FILE = os.path.normcase(os.path.abspath(__file__))
+_HARNESS_DIR = os.path.join(os.path.dirname(_THIS_FILE), "")   # the child harness is never the student
 
 # --------------------------------------------------------------------------------------
 # Name tables shared with the static analysis
@@ -162,10 +164,11 @@ class CallWatcher:
     from ``eval``/``exec`` code (``<string>``) are attributed to the student line that ran it.
     """
 
-    def __init__(self, names: Iterable[str], files: Iterable[str] | None = None) -> None:
+    def __init__(self, names: Iterable[str], files: Iterable[str] | None = None,
+                 covered: dict[str, str] | None = None) -> None:
         self.names = tuple(names)
         self.static_only = tuple(n for n in self.names if "(" in n)
-        self._covered = expand_names(n for n in self.names if "(" not in n)
+        self._covered = dict(covered) if covered is not None else expand_names(n for n in self.names if "(" not in n)
         self._files = (
             None if files is None
             else frozenset(os.path.normcase(os.path.abspath(f)) for f in files)
@@ -244,7 +247,7 @@ class CallWatcher:
             path = os.path.normcase(os.path.abspath(filename)) if not filename.startswith("<") else filename
             if files is not None:
                 return (filename, frame.f_lineno) if path in files else None
-            if filename.startswith("<frozen") or path == _THIS_FILE or path.startswith(_LIB_DIRS):
+            if filename.startswith("<frozen") or path.startswith(_HARNESS_DIR) or path.startswith(_LIB_DIRS):
                 return None
             return (filename, frame.f_lineno)
         return None
@@ -354,6 +357,169 @@ class CallWatcher:
 _NOTFOUND = object()
 
 
+# --------------------------------------------------------------------------------------
+# The tripwires: banned objects replaced in every module before student code loads
+# --------------------------------------------------------------------------------------
+
+_FunctionType = type(lambda: None)
+_REPLACEABLE = (_BuiltinMethod, _FunctionType)
+
+
+def _replaceable(obj: Any) -> bool:
+    """A module-level function (C or Python, or numpy's dispatcher): something a module
+    attribute holds and a wrapper can stand in for.  Methods of C types cannot be."""
+    if isinstance(obj, _BuiltinMethod):
+        owner = getattr(obj, "__self__", None)
+        return owner is None or type(owner).__name__ == "module"
+    return isinstance(obj, _FunctionType) or type(obj).__name__ == "_ArrayFunctionDispatcher"
+
+
+class Tripwires:
+    """Every banned module-level callable replaced, in every loaded module that exposes it,
+    by a stand-in that records the call and then does exactly what the original does.
+
+    The identity of the object is the tripwire: however the student reaches it (a name,
+    an alias, ``map(sum, rows)``, ``sorted(key=sum)``, ``functools.reduce``, a call from C,
+    a container, ``getattr``), the stand-in runs.  Modules imported later are patched as
+    their import returns (``__import__`` and ``importlib.import_module`` are wrapped) and
+    again before each call.  It costs nothing until a banned callable is called, so it is
+    on for every case.  A call is recorded when the nearest Python frame is the student's
+    (library code calling ``sum`` for its own purposes is not the student's use).
+
+    Methods of C types (``arr.sum()``, ``np.add.reduce``) cannot be replaced:
+    ``unreplaceable`` lists them for the profile hook (``CallWatcher``).
+    """
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self._covered = expand_names(n for n in names if "(" not in n)
+        self._pending = set(self._covered)       # qualified names not resolved yet
+        self._stand_in: dict[int, Any] = {}      # id(original) -> stand-in
+        self._originals: list[Any] = []          # keeps the originals alive (ids stay valid)
+        self._placed: list[tuple[dict[str, Any], str, Any]] = []  # (module dict, attribute, stand-in)
+        self.unreplaceable: dict[str, str] = {}  # qualified name -> banned, for the profile hook
+        self._counts: dict[tuple[str, str, int], int] = {}
+        self._nmods = -1
+        self._scanned: set[str] = set()                 # names of modules already patched
+        self._n_stand_ins = 0
+        self.active = False
+        self._on_unreplaceable: Callable[[], None] | None = None
+        watcher = CallWatcher((), covered={})
+        self._site = watcher._student_site
+
+    # -- results ---------------------------------------------------------------------
+    def take(self) -> list[dict[str, Any]]:
+        hits = [{"banned": b, "line": line, "filename": f, "count": c} for (b, f, line), c in self._counts.items()]
+        self._counts = {}
+        return hits
+
+    # -- installation ----------------------------------------------------------------
+    def install(self) -> "Tripwires":
+        import builtins
+        import importlib
+
+        self.refresh()
+        original_import, original_import_module = builtins.__import__, importlib.import_module
+        refresh = self.refresh
+
+        def __import__(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+            module = original_import(name, globals, locals, fromlist, level)
+            refresh()
+            return module
+
+        def import_module(name: str, package: str | None = None) -> Any:
+            module = original_import_module(name, package)
+            refresh()
+            return module
+
+        for stand_in, original in ((__import__, original_import), (import_module, original_import_module)):
+            for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
+                try:
+                    setattr(stand_in, attr, getattr(original, attr))
+                except (AttributeError, TypeError):
+                    pass
+        builtins.__import__ = __import__
+        importlib.import_module = import_module
+        return self
+
+    def refresh(self) -> None:
+        """Resolve what is newly importable and patch modules loaded since the last look."""
+        modules = sys.modules
+        if len(modules) == self._nmods:
+            return
+        self._nmods = len(modules)
+        for qual in list(self._pending):
+            obj = _lookup(qual, modules)
+            if obj is _NOTFOUND:
+                continue
+            self._pending.discard(qual)
+            if _replaceable(obj):
+                if id(obj) not in self._stand_in:
+                    self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
+                    self._originals.append(obj)
+            else:
+                self.unreplaceable[qual] = self._covered[qual]
+        if self.active and self.unreplaceable and self._on_unreplaceable is not None:
+            self._on_unreplaceable()
+        if not self._stand_in:
+            return
+        stand_in = self._stand_in
+        fresh = [m for name, m in list(modules.items()) if name not in self._scanned]
+        self._scanned.update(modules)
+        if len(stand_in) != self._n_stand_ins:   # a new original may sit in any module: look at all
+            self._n_stand_ins = len(stand_in)
+            fresh = list(modules.values())
+        for module in fresh:
+            namespace = getattr(module, "__dict__", None)
+            if type(namespace) is not dict:
+                continue
+            for attr, value in list(namespace.items()):
+                replacement = stand_in.get(id(value))
+                if replacement is not None and value is not replacement:
+                    namespace[attr] = replacement
+                    if _is_library(module):
+                        self._placed.append((namespace, attr, replacement))
+
+    def _make(self, original: Any, banned: str) -> Any:
+        record = self._record
+        call = original
+
+        def stand_in(*args: Any, **kwargs: Any) -> Any:
+            record(banned)
+            return call(*args, **kwargs)
+
+        for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__text_signature__"):
+            try:
+                setattr(stand_in, attr, getattr(original, attr))
+            except (AttributeError, TypeError):
+                pass
+        return stand_in
+
+    def _record(self, banned: str) -> None:
+        if not self.active:
+            return
+        site = self._site(sys._getframe(2))
+        if site is not None:
+            key = (banned, site[0], site[1])
+            self._counts[key] = self._counts.get(key, 0) + 1
+
+    # -- per call --------------------------------------------------------------------
+    def start(self, on_unreplaceable: Callable[[], None] | None = None) -> None:
+        """Begin a call; ``on_unreplaceable()`` runs whenever banned methods that need the
+        profile hook are known (now, or when an import during the call brings them)."""
+        self._on_unreplaceable = on_unreplaceable
+        self._counts = {}
+        self.active = True
+        self.refresh()
+        if self.unreplaceable and on_unreplaceable is not None:
+            on_unreplaceable()
+
+    def stop(self) -> bool:
+        """End a call; True when a stand-in was removed from a library module (tampering)."""
+        self.active = False
+        self._on_unreplaceable = None
+        return any(namespace.get(attr) is not stand_in for namespace, attr, stand_in in self._placed)
+
+
 def _lookup(qual: str, modules: Mapping[str, Any]) -> object:
     """The object a qualified name denotes, using only modules already imported."""
     parts = qual.split(".")
@@ -369,3 +535,11 @@ def _lookup(qual: str, modules: Mapping[str, Any]) -> object:
             return _NOTFOUND
         return obj
     return _NOTFOUND
+
+
+def _is_library(module: Any) -> bool:
+    """builtins, the standard library, site-packages: not the student's own modules."""
+    path = getattr(module, "__file__", None)
+    if type(path) is not str:
+        return True
+    return bool(os.path.normcase(os.path.abspath(path)).startswith(_LIB_DIRS))

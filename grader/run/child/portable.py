@@ -101,6 +101,9 @@ class PortableChild(Child):  # type: ignore[misc]  # Child comes from _gradechil
         self.reader = pipes
         self.sink = _Sink(self.out_cap)
 
+    def _receive_files(self) -> None:
+        pass                                 # the parent wrote them into the scratch folder
+
     def _setup(self) -> None:
         sys.dont_write_bytecode = True       # no __pycache__ in the student's scratch
         for p in self.cfg["sys_path"]:

@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
 from _gradechild import codec
+from _gradechild.monitor import CallWatcher, Tripwires  # imported in the zygote: sessions pay nothing
 from _gradechild.linux import (
     MS_BIND,
     MS_NODEV,
@@ -34,6 +35,7 @@ from _gradechild.linux import (
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
     drop_all_caps,
+    forbid_keyrings,
     mount,
     prctl,
 )
@@ -76,6 +78,8 @@ class Child:
         self.limits = msg["limits"]
         self.scratch = scratch or "/w"
         self.module: types.ModuleType | None = None
+        self.tripwires: Any = None
+        self._watcher: Any = None
         self.out_fd = -1
         self.out_cap = int(self.limits.get("output_bytes", 32000))
 
@@ -125,6 +129,8 @@ class Child:
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
+            if self.isolated:
+                forbid_keyrings()
         try:
             os.setsid()
         except OSError:
@@ -299,6 +305,8 @@ class Child:
         res: dict[str, Any] = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
                "line": None, "names": [], "exception": None}
         try:
+            if self.msg.get("watch"):       # before any student code: the tripwires are in place
+                self.tripwires = Tripwires(self.msg["watch"]).install()
             spec = importlib.util.spec_from_file_location(name, path)
             if spec is None or spec.loader is None:
                 raise ImportError(f"cannot import {main}")
@@ -349,24 +357,15 @@ class Child:
             line = codec.dumps_line(res)
         self.sock.sendall(line)
 
+    def _hook_methods(self) -> None:
+        """Methods of C types (``arr.sum()``) cannot be replaced: once the module that has
+        them is loaded (numpy), a profile hook watches the rest of the call for them."""
+        if self._watcher is None and self.tripwires.unreplaceable:
+            self._watcher = CallWatcher((), covered=self.tripwires.unreplaceable)
+            self._watcher.__enter__()
+
     def _call(self, req: dict[str, Any]) -> None:
         self._reply(self._run(req))
-
-    def _calls(self, req: dict[str, Any]) -> None:
-        """Several cases of one function in one request, one reply line per case as it ends.
-
-        Saves a round trip per case while the parent still times every case on its own.
-        Stops after the first case that needs a fresh child (threads left behind, memory
-        exhausted, runaway recursion), marking that line ``last``.
-        """
-        items = req["c"]
-        for i, item in enumerate(items):
-            res = self._run({"n": req["n"], "f": req["f"], **item})
-            res["i"] = i
-            res["last"] = bool(res.get("restart")) or i == len(items) - 1
-            self._reply(res)
-            if res["last"]:
-                return
 
     def _run(self, req: dict[str, Any]) -> dict[str, Any]:
         nonce = req["n"]
@@ -393,23 +392,17 @@ class Child:
             fn = None
         if fn is not None:
             try:
-                if req.get("w") is not None:
-                    try:
-                        from _gradechild.monitor import CallWatcher
-                        watcher = CallWatcher(list(req["w"]))
-                    except Exception as e:
-                        res["detail"] = f"monitor unavailable: {_text(e, 200)}"
-                        watcher = None
+                if req.get("w") is not None and self.tripwires is not None:
+                    self.tripwires.start(self._hook_methods)
                 timed = self._timed(wall_limit)(fn)
                 cpu_cap = self._cpu_alarm(t_limit)
                 try:
-                    if watcher is not None:
-                        with watcher:
-                            value = timed(*args)
-                    else:
-                        value = timed(*args)
+                    value = timed(*args)
                 finally:
                     self._cpu_alarm_off()
+                    watcher, self._watcher = self._watcher, None
+                    if watcher is not None:
+                        watcher.__exit__(None, None, None)
             except _CallTimeout:
                 if time.process_time() - t0 >= cpu_cap * 0.95:
                     res.update(status="timeout", detail=f"used more than {t_limit:g} s of CPU time")
@@ -437,14 +430,16 @@ class Child:
                 res.update(status="protocol", detail=f"returned {e}")
             except RecursionError:
                 res.update(status="protocol", detail="returned a value nested too deeply")
-        if watcher is not None:
+        if self.tripwires is not None and req.get("w") is not None:
             try:
-                res["hits"] = codec.encode([dict(h) for h in watcher.hits])
+                moved = self.tripwires.stop()
+                hits = self.tripwires.take() + (watcher.hits if watcher is not None else [])
+                res["hits"] = codec.encode([dict(h) for h in hits])
                 # A call interrupted by a timer or an exit leaves the hook half-torn by
                 # design; only a call that returned can have tampered with it.
-                res["tampered"] = bool(watcher.tampered is True) and res["status"] == "ok"
-            except BaseException as e:
-                res["hits"] = codec.encode([{"error": f"monitor findings could not be encoded: {_text(e, 200)}"}])
+                res["tampered"] = res["status"] == "ok" and (moved or (watcher is not None and watcher.tampered is True))
+            except BaseException:
+                res["hits"] = []
                 res["tampered"] = True
         value = None
         res["stdout"], res["truncated"] = self._take_output()
@@ -453,8 +448,16 @@ class Child:
         self._kill_other_processes()
         return res
 
+    def _receive_files(self) -> None:
+        """The student's files come on this child's own channel, never through the zygote."""
+        first = self.reader.readline()
+        if first is None:
+            os._exit(0)
+        self.msg["files"] = codec.loads_line(first)["files"]
+
     def run(self) -> None:
         self.msg.setdefault("nonce", "")
+        self._receive_files()
         self._setup()
         self._load()
         while True:
@@ -464,7 +467,5 @@ class Child:
             req = codec.loads_line(line)
             if req.get("op") == "call":
                 self._call(req)
-            elif req.get("op") == "calls":
-                self._calls(req)
             else:
                 os._exit(0)

@@ -1,0 +1,236 @@
+"""CPU time and memory of a sandbox slot, measured by the kernel from outside the sandbox.
+
+Student code shares its interpreter with the child harness, so whatever the child says
+about its own time (``time.process_time``, a profiling timer, the work of a forked helper
+or of a thread outside the measured call) can be forged.  The parent therefore reads the
+kernel's accounting of *everything* a slot runs:
+
+* **cgroup** (root, cgroup v1 controllers or a v2 tree with ``cpu``/``memory`` delegated):
+  one group per slot, ``grader-<parent pid>-slot<N>``; the root launcher joins it
+  before it drops privileges, so bwrap, the zygote and every session process are inside.
+  The group also gives the slot its own CPU share (``cpu.shares``/``cpu.weight``) and a
+  ceiling of one core (CFS quota), a memory ceiling that covers every process and SysV
+  shared memory, and a process count ceiling.
+* **proc** (no cgroup): the sum of ``utime+stime+cutime+cstime`` over the slot's process
+  tree as the host sees it in ``/proc``; a reaped process's time is in its reaper's
+  ``cutime``, and every reaper of a session (its pid-namespace init, the zygote) is in
+  the tree, so the sum only grows.
+
+Both are read before a case is sent and after its answer arrives; the difference is the
+case's CPU time, whatever the child claims.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+CG_ROOT = "/sys/fs/cgroup"
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+class Meter(Protocol):
+    kind: str
+
+    def cpu_seconds(self) -> float:
+        """Total CPU time (user + system) of everything the slot has run so far."""
+        ...
+
+    def close(self) -> None: ...
+
+
+# ------------------------------------------------------------------ cgroup
+def _write(path: str, value: str) -> bool:
+    try:
+        with open(path, "w") as f:
+            f.write(value)
+        return True
+    except OSError:
+        return False
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+@dataclass
+class CgroupSlot:
+    """One slot's groups in each hierarchy that works on this machine."""
+
+    kind: str
+    dirs: dict[str, str] = field(default_factory=dict)   # controller -> group folder
+    _usage: str = ""                                     # the file holding cumulative CPU time
+
+    @property
+    def procs_files(self) -> list[str]:
+        return [os.path.join(d, "cgroup.procs") for d in self.dirs.values()]
+
+    def cpu_seconds(self) -> float:
+        text = _read(self._usage)
+        if text is None:
+            return 0.0
+        if self._usage.endswith("cpuacct.usage"):
+            return int(text) / 1e9
+        for line in text.splitlines():
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) / 1e6
+        return 0.0
+
+    def memory_peak_mb(self) -> float | None:
+        for name in ("memory.max_usage_in_bytes", "memory.peak"):
+            text = _read(os.path.join(self.dirs.get("memory", ""), name))
+            if text and text.strip().isdigit():
+                return int(text) / 2**20
+        return None
+
+    def close(self) -> None:
+        """Remove the groups (their processes are already dead; a stray one is killed first)."""
+        for d in self.dirs.values():
+            _write(os.path.join(d, "cgroup.kill"), "1")
+            for line in (_read(os.path.join(d, "cgroup.procs")) or "").split():
+                try:
+                    os.kill(int(line), 9)
+                except (OSError, ValueError):
+                    pass
+            for _ in range(50):
+                try:
+                    os.rmdir(d)
+                    break
+                except OSError:
+                    time.sleep(0.02)
+        self.dirs.clear()
+
+
+def _v1(controller: str) -> str | None:
+    path = os.path.join(CG_ROOT, controller)
+    return path if os.path.isfile(os.path.join(path, "cgroup.procs")) and os.access(path, os.W_OK) else None
+
+
+def make_cgroup(slot: int, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
+    """This slot's cgroup, or None when the machine does not let us make one (not root,
+    no writable hierarchy)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.path.isdir(CG_ROOT):
+        return None
+    _remove_stale()
+    # At the top level, like any process: a slot competes for CPU as one task would.
+    name = f"grader-{os.getpid()}-slot{slot}"
+    slot_cg = CgroupSlot("cgroup-v1")
+    for controller in ("cpu", "cpuacct", "memory", "pids"):
+        root = _v1(controller)
+        if root is None:
+            continue
+        d = os.path.join(root, name)
+        try:
+            os.makedirs(d, exist_ok=True)
+        except OSError:
+            continue
+        slot_cg.dirs[controller] = d
+    if "cpuacct" not in slot_cg.dirs:
+        slot_cg.close()
+        return _make_v2(name, memory_mb=memory_mb, nproc=nproc)
+    slot_cg._usage = os.path.join(slot_cg.dirs["cpuacct"], "cpuacct.usage")
+    cpu = slot_cg.dirs.get("cpu")
+    if cpu:
+        _write(os.path.join(cpu, "cpu.shares"), "1024")          # every slot the same share
+        _write(os.path.join(cpu, "cpu.cfs_period_us"), "100000")
+        _write(os.path.join(cpu, "cpu.cfs_quota_us"), "100000")  # and at most one core
+    mem = slot_cg.dirs.get("memory")
+    if mem:
+        limit = str((memory_mb + 256) * 2**20)                   # the session plus the zygote
+        _write(os.path.join(mem, "memory.limit_in_bytes"), limit)
+        _write(os.path.join(mem, "memory.memsw.limit_in_bytes"), limit)
+    pids = slot_cg.dirs.get("pids")
+    if pids:
+        _write(os.path.join(pids, "pids.max"), str(nproc + 16))
+    return slot_cg
+
+
+def _remove_stale() -> None:
+    """Empty groups left by a grader that was killed (its pid is gone)."""
+    for controller in ("cpu", "cpuacct", "memory", "pids", "unified"):
+        root = os.path.join(CG_ROOT, controller)
+        try:
+            entries = [e for e in os.listdir(root) if e.startswith("grader-") and "-slot" in e]
+        except OSError:
+            continue
+        for entry in entries:
+            pid = entry[len("grader-"):].split("-slot")[0]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                try:
+                    os.rmdir(os.path.join(root, entry))
+                except OSError:
+                    pass
+
+
+def _make_v2(name: str, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
+    """A group in the unified (v2) tree; CPU time works with no controller delegated."""
+    for root in (os.path.join(CG_ROOT, "unified"), CG_ROOT):
+        if not os.path.isfile(os.path.join(root, "cgroup.procs")) or os.path.isdir(os.path.join(root, "cpu")):
+            continue
+        d = os.path.join(root, name)
+        try:
+            os.makedirs(d, exist_ok=True)
+        except OSError:
+            continue
+        slot_cg = CgroupSlot("cgroup-v2", {"unified": d}, os.path.join(d, "cpu.stat"))
+        _write(os.path.join(d, "cpu.weight"), "100")
+        _write(os.path.join(d, "cpu.max"), "100000 100000")
+        _write(os.path.join(d, "memory.max"), str((memory_mb + 256) * 2**20))
+        _write(os.path.join(d, "pids.max"), str(nproc + 16))
+        if _read(slot_cg._usage) is not None:
+            return slot_cg
+        slot_cg.close()
+    return None
+
+
+# ------------------------------------------------------------------ /proc
+def _children(pid: int) -> list[int]:
+    text = _read(f"/proc/{pid}/task/{pid}/children")
+    return [int(x) for x in text.split()] if text else []
+
+
+def _stat_ticks(pid: int) -> int:
+    text = _read(f"/proc/{pid}/stat")
+    if not text:
+        return 0
+    fields = text.rsplit(")", 1)[-1].split()
+    try:
+        return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    except (IndexError, ValueError):
+        return 0
+
+
+class ProcTree:
+    """CPU time of a host process and all its descendants, from ``/proc``."""
+
+    kind = "proc"
+
+    def __init__(self, root_pid: int) -> None:
+        self.root_pid = root_pid
+
+    def cpu_seconds(self) -> float:
+        total, todo, seen = 0, [self.root_pid], set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            total += _stat_ticks(pid)
+            todo += _children(pid)
+        return total / _TICKS
+
+    def close(self) -> None:
+        pass
+
+
+def proc_available() -> bool:
+    pid = os.getpid()
+    return os.path.exists(f"/proc/{pid}/task/{pid}/children")
+
+
+__all__ = ["CgroupSlot", "Meter", "ProcTree", "make_cgroup", "proc_available"]
