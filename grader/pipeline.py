@@ -223,9 +223,9 @@ class FunctionGrader:
                 calls.update((id(p), r) for p, r in zip(mine, results))
                 rest = mine[len(results):]
                 skipped.update((id(p), streak.skipped(fn.name, len(rest))) for p in rest)
-                streak.finish(results, len(rest))
-                if rest:
+                if rest or streak.should_stop(results):
                     streak.stopped.add(fn.name)
+                streak.finish(results, len(rest))
             return session.load, calls, skipped
 
     def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:

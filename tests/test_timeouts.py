@@ -89,11 +89,13 @@ def test_a_class_with_a_student_looping_everywhere_runs_few_of_its_cases(tmp_pat
     assert correct["score"] == 60
     looper = json.loads((out / "loops_everywhere.json").read_text())
     assert looper["score"] == 0 and {t["status"] for t in looper["tests"]} == {"timeout"}
-    ran = [t for t in looper["tests"] if not t["message"].startswith("not run:")]
+    # hidden cases say only "timeout on a hidden case" to the student: count the public ones
+    public = [t for t in looper["tests"] if t["visibility"] == "public"]
+    ran = [t for t in public if not t["message"].startswith("not run:")]
     # two timeouts in a row stop the first function; the streak carries, so each later one stops after one
     assert [t["function"] for t in ran] == [FUNCTIONS[0], FUNCTIONS[0], *FUNCTIONS[1:]]
-    skipped = [t for t in looper["tests"] if t["message"].startswith("not run:")]
-    assert len(skipped) == len(looper["tests"]) - 8 > 100
+    skipped = [t for t in public if t["message"].startswith("not run:")]
+    assert len(skipped) == len(public) - 8 > 20
     war = [t for t in skipped if t["function"] == "war"]
     assert all(f"remaining {len(war)} case(s) of war" in t["message"] for t in war)
 
