@@ -320,6 +320,30 @@ def _go_bad_group(pool, rng):
             pool.take(rng.choice(pool.of(lo + 1, colour ^ 1)))]
 
 
+def _go_look_alike_group(pool, rng):
+    """A group that real submissions wrongly accept: 3 or 4 Aces as a kind, or two pairs of
+    adjacent values (['9S', '9C', '8S', '8H']), whose cards look like a kind or a run."""
+    if rng.random() < 0.5:
+        aces = [c for c in pool.cards if c[0] == "A"]
+        return [pool.take(c) for c in rng.sample(aces, rng.choice((3, 4)))]
+    for _ in range(30):
+        v = rng.randint(2, 12)
+        if len(pool.of(v)) >= 2 and len(pool.of(v + 1)) >= 2:
+            cards = rng.sample(pool.of(v), 2) + rng.sample(pool.of(v + 1), 2)
+            return _shuffled(rng, [pool.take(c) for c in cards])
+    return [pool.take(c) for c in [c for c in pool.cards if c[0] == "A"][:3]]
+
+
+def go_valid_groups_look_alike(rng):
+    """A grouping of <= 10 distinct cards whose one invalid group is a kind of 3-4 Aces or
+    two pairs; the other groups are valid."""
+    pool = _Pool(rng)
+    bad = _go_look_alike_group(pool, rng)
+    groups = _go_valid_grouping(pool, rng, rng.randint(0, 10 - len(bad)))
+    groups.insert(rng.randint(0, len(groups)), bad)
+    return [groups]
+
+
 def go_valid_groups_invalid(rng):
     """A grouping of <= 10 distinct cards with exactly one invalid group."""
     pool = _Pool(rng)

@@ -72,7 +72,7 @@ def war(hand1: list[int], hand2: list[int]) -> str:
     return f"Player {winner} defeated player {loser} in {rounds} rounds."
 
 
-# --- card values shared by blackJack and blackJackHard ----------------------------
+# --- card values of blackJackHard -------------------------------------------------
 
 _ACE_CODE = 65
 _FACE_CODES = (74, 75, 81)  # J, K, Q as ASCII codes
@@ -82,8 +82,8 @@ _ACE = 11  # an Ace as a plain value, and its value when it counts high
 def _card_value(card: int) -> int:
     """The blackjack value of a card given either as an ASCII code or as a plain value.
 
-    The handout writes faces as ASCII codes (A=65, K=75, Q=81, J=74) while the course's
-    own data also uses plain values (Ace 11, faces 10); both forms are accepted.
+    blackJackHard's handout writes faces as ASCII codes (A=65, K=75, Q=81, J=74) while the
+    course's own data also uses plain values (Ace 11, faces 10); both forms are accepted.
     """
     if card == _ACE_CODE:
         return _ACE
@@ -98,14 +98,16 @@ def _card_value(card: int) -> int:
 def blackJack(hand: list[int], deck: list[int], opponent: int) -> bool:
     """Whether the House beats ``opponent`` by drawing from ``deck`` in order.
 
-    Cards are drawn while the total is below the opponent's (a tie wins, per the handout's
-    notes); an Ace is always 11 here.  Going over 21 loses.  If the five cards run out
-    before the opponent's total is reached, the House has not beaten the opponent.
+    The handout's own encoding: number cards are their value, faces 10, an Ace 11 (ASCII
+    codes belong to blackJackHard only).  Cards are drawn while the total is below the
+    opponent's (a tie wins, per the handout's notes); going over 21 loses.  If the five
+    cards run out before the opponent's total is reached, the House has not beaten the
+    opponent (undefined by the handout, so never graded).
     """
-    total = _card_value(hand[0]) + _card_value(hand[1])
+    total = hand[0] + hand[1]
     remaining = list(deck)
     while total < opponent and remaining:
-        total += _card_value(remaining.pop(0))
+        total += remaining.pop(0)
     return opponent <= total <= 21
 
 
@@ -218,31 +220,47 @@ def wordSearch(puzzle: list[str], words: list[str]) -> tuple[list[str], list[lis
 
     Words are trimmed of the padding spaces of the char array and compared
     case-insensitively.  All words are located in the unsolved puzzle, so overlapping
-    words are found.  The handout promises each word occurs; should one occur more than
-    once, the first hit scanning rows top to bottom, columns left to right, and
-    directions right, left, down, up is reported.
+    words are found.  A word placed more than once is crossed out at every placement (the
+    course's own puzzle with a word twice in one column is solved that way); the start
+    reported is the first placement scanning rows, columns, then right, left, down, up.
+    ``wordSearch_answers`` lists every start the handout allows.
     """
     crossed: set[tuple[int, int]] = set()
     starts: list[list[int]] = []
     for entry in words:
-        word = entry.strip().lower()
-        cells = _first_occurrence(puzzle, word)
-        if cells is None:
+        placements = _placements(puzzle, entry.strip().lower())
+        if not placements:
             raise ValueError(f"wordSearch: {entry.strip()!r} is not in the puzzle")
-        crossed.update(cells)
-        starts.append([cells[0][0] + 1, cells[0][1] + 1])
+        for cells in placements:
+            crossed.update(cells)
+        starts.append([placements[0][0][0] + 1, placements[0][0][1] + 1])
     return _cross_out(puzzle, crossed), starts
 
 
-def _first_occurrence(puzzle: list[str], word: str) -> list[tuple[int, int]] | None:
-    """The cells of the first placement of ``word`` (no wrapping), or None."""
+def wordSearch_answers(puzzle: list[str], words: list[str]) -> list[tuple[list[str], list[list[int]]]]:
+    """Every answer the handout allows: the solved puzzle, and for a word placed more than
+    once (or a palindrome, read from either end) the first letter of any of its placements."""
+    solved, _ = wordSearch(puzzle, words)
+    options = []
+    for entry in words:
+        firsts = {cells[0] for cells in _placements(puzzle, entry.strip().lower())}
+        options.append(sorted([row + 1, col + 1] for row, col in firsts))
+    combos: list[list[list[int]]] = [[]]
+    for starts in options:
+        combos = [combo + [start] for combo in combos for start in starts]
+    return [(solved, combo) for combo in combos]
+
+
+def _placements(puzzle: list[str], word: str) -> list[list[tuple[int, int]]]:
+    """The cells of every placement of ``word`` (no wrapping), in scanning order."""
+    found = []
     for row in range(len(puzzle)):
         for col in range(len(puzzle[0])):
             for step in _DIRECTIONS:
                 cells = _cells_of(puzzle, word, row, col, step, wrap=False)
                 if cells is not None:
-                    return cells
-    return None
+                    found.append(cells)
+    return found
 
 
 # --- wordSearchHard ------------------------------------------------------------------

@@ -115,33 +115,53 @@ def _pack(rng: random.Random, ascii_faces: bool) -> list[int]:
     return pack
 
 
-def _value(card: int) -> int:
-    """A card's blackJack value (Ace 11), whichever way the card is written."""
-    return 11 if card == 65 else 10 if card in _ASCII_FACES else card
-
-
 # --- blackJack ------------------------------------------------------------------------
 
 
-def blackjack_random(rng: random.Random) -> list:
-    """A hand, five cards and an opponent total below 22; ties and busts both occur.
+def _as_code(rng: random.Random, card: int) -> int:
+    """An undrawn card as the course's decks sometimes write it: faces and Aces as ASCII."""
+    if card == 11:
+        return 65
+    if card == 10 and rng.random() < 0.75:
+        return rng.choice(_ASCII_FACES)
+    return card
 
-    Deals whose five cards cannot reach the opponent's total are skipped: the handout
+
+def _blackjack_deal(rng: random.Random, draws: int) -> list | None:
+    """A hand, five cards and an opponent total such that the House draws exactly ``draws``
+    cards, or None when this shuffle cannot give that.
+
+    Cards follow blackJack's own encoding (2-10, faces 10, Ace 11).  Like the course's
+    tests, undrawn cards may be ASCII codes; a drawn card never is.  Nearly half of the
+    deals end exactly on the opponent's total (a tie wins), after 0, 1, 2 or more draws.
+    """
+    pack = _pack(rng, ascii_faces=False)
+    hand, deck = pack[:2], pack[2:7]
+    totals = [hand[0] + hand[1]]
+    for card in deck:
+        totals.append(totals[-1] + card)
+    final = totals[draws]
+    low = totals[draws - 1] + 1 if draws else 4
+    high = min(final, 21)
+    if low > high:
+        return None
+    opponent = final if final <= 21 and rng.random() < 0.45 else rng.randint(low, high)
+    if rng.random() < 0.5:
+        deck = deck[:draws] + [_as_code(rng, card) for card in deck[draws:]]
+    return [hand, deck, opponent]
+
+
+def blackjack_random(rng: random.Random) -> list:
+    """A deal drawing 0, 1, 2 or 3+ cards (as the course's tests do), ties and busts included.
+
+    Deals whose five cards cannot reach the opponent's total are never made: the handout
     does not say what happens then.
     """
+    draws = rng.choice((0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4))
     while True:
-        pack = _pack(rng, ascii_faces=rng.random() < 0.5)
-        hand, deck = pack[:2], pack[2:7]
-        totals = [_value(hand[0]) + _value(hand[1])]
-        for card in deck:
-            totals.append(totals[-1] + _value(card))
-        reachable = [total for total in totals if total <= 21]
-        if reachable and rng.random() < 0.3:
-            opponent = rng.choice(reachable)  # exactly matched: a tie wins
-        else:
-            opponent = rng.randint(4, 21)
-        if totals[-1] >= opponent:
-            return [hand, deck, opponent]
+        deal = _blackjack_deal(rng, draws)
+        if deal is not None:
+            return deal
 
 
 # --- goFish ---------------------------------------------------------------------------
@@ -244,46 +264,90 @@ def _mixed_case(rng: random.Random, word: str) -> str:
     return "".join(letter.upper() if rng.random() < 0.5 else letter for letter in word)
 
 
+def _fill(rng: random.Random, grid: list[list[str | None]]) -> list[str]:
+    """The grid's rows, every empty cell given a random lowercase letter."""
+    return ["".join(letter or rng.choice(string.ascii_lowercase) for letter in row) for row in grid]
+
+
+def _char_array(rng: random.Random, words: list[str]) -> list[str]:
+    """``words`` as a char array: mixed case, padded with spaces to the longest."""
+    listed = [_mixed_case(rng, word) for word in words]
+    longest = max(len(word) for word in listed)
+    return [word.ljust(longest) for word in listed]
+
+
+def _word_puzzle(rng: random.Random, height: int, width: int, twice: bool) -> list | None:
+    """A puzzle with 2..6 words, each placed once, except (``twice``) the first, placed
+    twice, half of the time both times in the same column as in the course's rubric
+    puzzle.  None when the random letters happen to spell a word a second time."""
+    grid: list[list[str | None]] = [[None] * width for _ in range(height)]
+    words, counts = [], []
+    if twice:
+        length = rng.randint(2, max(2, min(5, height // 2)))
+        word = _random_word(rng, length)
+        if word == word[::-1]:
+            return None
+        if rng.random() < 0.5 and height >= 2 * length:
+            col = rng.randrange(width)
+            first = rng.randint(0, height - 2 * length)
+            second = rng.randint(first + length, height - length)
+            for top in (first, second):
+                letters = word if rng.random() < 0.5 else word[::-1]
+                for offset, letter in enumerate(letters):
+                    grid[top + offset][col] = letter
+        elif not (_place(rng, grid, word, wrap=False) and _place(rng, grid, word, wrap=False)):
+            return None
+        words.append(word)
+        counts.append(2)
+    for _ in range(rng.randint(2, 6)):
+        word = _random_word(rng, rng.randint(2, max(height, width)))
+        if word != word[::-1] and word not in words and _place(rng, grid, word, wrap=False):
+            words.append(word)
+            counts.append(1)
+    puzzle = _fill(rng, grid)
+    if len(words) < 2 or any(len(_placements(puzzle, w, wrap=False)) != n for w, n in zip(words, counts)):
+        return None
+    rng.shuffle(words)
+    return [puzzle, _char_array(rng, words)]
+
+
 def wordsearch_random(rng: random.Random) -> list:
-    """A lowercase puzzle with 2..6 words, each occurring exactly once (any of 4 ways).
+    """A lowercase puzzle of 3x3 up to 15x15 with 2..6 words, each occurring exactly once.
 
     Words may overlap, run backwards or vertically, and come in mixed case, padded
     with trailing spaces to a char array.  Palindromes are never used (they would read
     from two different first letters).
     """
     while True:
-        height, width = rng.randint(3, 10), rng.randint(3, 10)
-        grid: list[list[str | None]] = [[None] * width for _ in range(height)]
-        words = []
-        for _ in range(rng.randint(2, 6)):
-            word = _random_word(rng, rng.randint(3, max(height, width)))
-            if word != word[::-1] and word not in words and _place(rng, grid, word, wrap=False):
-                words.append(word)
-        for row in grid:
-            for c, letter in enumerate(row):
-                if letter is None:
-                    row[c] = rng.choice(string.ascii_lowercase)
-        if len(words) >= 2 and all(len(_placements(grid, word, wrap=False)) == 1 for word in words):
-            break
-    listed = [_mixed_case(rng, word) for word in words]
-    longest = max(len(word) for word in listed)
-    return [["".join(row) for row in grid], [word.ljust(longest) for word in listed]]
+        puzzle = _word_puzzle(rng, rng.randint(3, 15), rng.randint(3, 15), twice=False)
+        if puzzle is not None:
+            return puzzle
+
+
+def wordsearch_twice(rng: random.Random) -> list:
+    """A puzzle of 6x6 up to 15x15 in which one word is placed twice (every placement is
+    crossed out; any placement's first letter is an accepted index)."""
+    while True:
+        puzzle = _word_puzzle(rng, rng.randint(6, 15), rng.randint(6, 15), twice=True)
+        if puzzle is not None:
+            return puzzle
 
 
 # --- wordSearchHard -------------------------------------------------------------------
 
 
 def wordsearch_hard_random(rng: random.Random) -> list:
-    """A mixed-case puzzle; words may wrap, repeat, overlap, or be missing (borders).
+    """A mixed-case puzzle; words of 2+ letters may wrap, repeat, overlap, or be missing.
 
-    Words are no longer than the line they lie on; list entries carry random spaces
-    around the commas and random case, and never repeat.
+    Words are no longer than the line they lie on and never repeat in the list.  Half of
+    the lists are written like the course's (``'dog,win,run'``: no spaces at all), the
+    others with random spaces around the commas, as in the handout's example.
     """
-    height, width = rng.randint(3, 8), rng.randint(3, 8)
+    height, width = rng.randint(3, 10), rng.randint(3, 10)
     grid: list[list[str | None]] = [[None] * width for _ in range(height)]
     words: list[str] = []
     for _ in range(rng.randint(1, 5)):
-        word = _random_word(rng, rng.randint(3, min(height, width)))
+        word = _random_word(rng, rng.randint(2, min(height, width)))
         if word in words:
             continue
         if _place(rng, grid, word, wrap=True):
@@ -295,28 +359,34 @@ def wordsearch_hard_random(rng: random.Random) -> list:
             row[c] = rng.choice(string.ascii_lowercase) if letter is None else letter
             row[c] = row[c].upper() if rng.random() < 0.4 else row[c]
     puzzle = ["".join(row) for row in grid]
-    absent = {_random_word(rng, rng.randint(3, min(height, width))) for _ in range(rng.randint(0, 3))}
+    absent = {_random_word(rng, rng.randint(2, min(height, width))) for _ in range(rng.randint(0, 3))}
     entries = words + sorted(absent - set(words))
     rng.shuffle(entries)
-    padded = [" " * rng.randint(0, 1) + _mixed_case(rng, word) + " " * rng.randint(0, 1) for word in entries]
+    spaced = rng.random() < 0.5
+    padded = [" " * (spaced and rng.randint(0, 1)) + _mixed_case(rng, word) + " " * (spaced and rng.randint(0, 1)) for word in entries]
     return [puzzle, ",".join(padded)]
 
 
 # --- blackJackHard --------------------------------------------------------------------
 
 
-def _table(rng: random.Random, stack: list[int], ascii_faces: bool) -> list:
+def _table(rng: random.Random, stack: list[int], ascii_faces: bool, course_deck: bool = False) -> list:
     """Risks, the upcoming deck and a discard pile, with ``stack`` dealt first.
 
-    The deck is cut to the cards the round uses plus a few, so that inputs 2 and 3
-    need not make up the full 52 cards (the handout allows that).
+    The deck is cut to the cards the round uses plus a few, or (``course_deck``) to 25-34
+    cards as in the course's own tests, so that inputs 2 and 3 need not make up the full
+    52 cards (the handout allows that).
     """
     pack = _pack(rng, ascii_faces)
     for card in stack:
         pack.remove(card)
+    risks = [rng.choice((0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1)) for _ in range(4)]
+    if course_deck:
+        deck = (stack + pack)[: rng.randint(25, 34)]
+        rest = pack[len(deck) - len(stack) :]
+        return [risks, deck, rest[: rng.randint(0, len(rest))]]
     discard = pack[: rng.randint(0, 20)]
     deck = stack + pack[len(discard) :]
-    risks = [rng.choice((0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1)) for _ in range(4)]
     for needed in range(10, len(deck) + 1):
         try:
             blackJackHard(risks, deck[:needed], discard)
@@ -324,6 +394,17 @@ def _table(rng: random.Random, stack: list[int], ascii_faces: bool) -> list:
             continue
         return [risks, deck[: needed + rng.randint(0, 4)], discard]
     raise AssertionError("a full pack always completes a round")
+
+
+def blackjackhard_course(rng: random.Random) -> list:
+    """Like the course's tests: a deck of 25-34 cards with Aces as 11 and faces as 10."""
+    while True:
+        table = _table(rng, [], ascii_faces=False, course_deck=True)
+        try:
+            blackJackHard(*table)
+        except IndexError:  # a round that needs more cards than the deck holds: deal again
+            continue
+        return table
 
 
 def blackjackhard_random(rng: random.Random) -> list:

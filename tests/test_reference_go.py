@@ -399,11 +399,34 @@ def test_spec_shape():
     for name, f in fns.items():
         assert hasattr(go, name)
         generated = sum(b["count"] for b in f.get("generate", []))
-        assert 15 <= generated <= 30, name
+        assert 15 <= generated <= 60, name
         for block in f.get("generate", []):
             assert callable(getattr(cases, block["generator"]))
         public = [c for c in f["cases"] if c.get("visibility") == "public"]
         assert public and all("expected" in c for c in public)
+
+
+def test_valid_groups_cases_hold_the_look_alike_groups_real_bugs_accept():
+    """3 and 4 Aces as a kind, and two pairs as one group, among the graded cases."""
+    spec = __import__("grader.spec.loader", fromlist=["load_spec"]).load_spec(SPEC_PATH)
+    groups = [g for c in spec.function("comp10001go_valid_groups").cases for g in c.args[0]]
+    aces = [g for g in groups if len(g) >= 3 and all(card[0] == "A" for card in g)]
+    assert {len(g) for g in aces} == {3, 4}
+    two_pairs = [g for g in groups if len(g) == 4 and sorted(Counter(c[0] for c in g).values()) == [2, 2]]
+    assert len(two_pairs) >= 2
+    assert not any(go.comp10001go_valid_groups([g]) for g in aces + two_pairs)
+
+
+def test_play_is_graded_on_many_states_each_in_a_fresh_session():
+    fns = {f["name"]: f for f in SPEC["functions"]}
+    play = fns["comp10001go_play"]
+    assert play["state"] == "fresh"
+    assert sum(b["count"] for b in play["generate"]) >= 60  # a 8.6% bug survives 60 states 0.5% of the time
+
+
+def test_undefined_empty_hand_is_not_graded():
+    fns = {f["name"]: f for f in SPEC["functions"]}
+    assert all(c["args"] != [[]] for c in fns["comp10001go_best_partitions"]["cases"])
 
 
 def test_spec_loads_with_grader_loader():

@@ -224,3 +224,33 @@ def partitions(expected: Any, actual: Any, options: Mapping[str, Any], context: 
     if duplicates:
         parts.append(f"{duplicates} grouping(s) listed twice")
     return Judgement.wrong(f"expected {len(want)} optimal grouping(s), got {len(got_keys)}: " + ", ".join(parts))
+
+
+@comparator("one_of")
+def one_of(expected: Any, actual: Any, options: Mapping[str, Any], context: JudgeContext) -> Judgement:
+    """Right when the value equals (exactly) any answer the reference's ``answers`` function lists.
+
+    For a handout that allows several readings: the reference names them all, so no
+    student is marked down for a reading the handout permits.
+    """
+    answers = _answers(expected, options, context)
+    equal = _Equal(number=_exact_number, text=lambda s: s, strict_sequences=False)
+    closest = _outputs(answers[0], actual, equal)
+    for answer in answers:
+        judgement = _outputs(answer, actual, equal)
+        if judgement.passed:
+            return judgement
+    if len(answers) == 1:
+        return closest
+    return Judgement.wrong(f"matches none of the {len(answers)} answers the handout allows; compared with the first: {closest.message}")
+
+
+def _answers(expected: Any, options: Mapping[str, Any], context: JudgeContext) -> list[Any]:
+    """The accepted answers, from the trusted reference (a student bundle has only the pin)."""
+    name = options.get("answers")
+    fn = getattr(context.reference, name, None) if context.reference is not None and name else None
+    if fn is None:
+        return [expected]
+    import copy
+
+    return list(fn(*copy.deepcopy(list(context.args)))) or [expected]

@@ -291,6 +291,7 @@ class _Builder:
             handout=data.get("handout", ""),
             notes=data.get("notes", ""),
             digest=digest,
+            calibration_s=data.get("calibration", {}).get("seconds"),
             frozen=bool(data.get("frozen", False)),
             generators=generators_path,
             validators=validators_path,
@@ -347,6 +348,7 @@ class _Builder:
             extra_credit=bool(raw.get("extra_credit", False)),
             description=raw.get("description", ""),
             stop_after_timeouts=int(raw.get("stop_after_timeouts", self.data.get("defaults", {}).get("stop_after_timeouts", 2))),
+            state=raw.get("state", "shared"),
         )
 
     def validator_names(self, target: Path | None) -> set[str]:

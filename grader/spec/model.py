@@ -130,6 +130,9 @@ class FunctionSpec:
     extra_credit: bool = False
     description: str = ""
     stop_after_timeouts: int = 2  # cases in a row that time out before the rest are skipped; 0: never
+    # "fresh": each case runs in a new session, so module-level state never carries over
+    # from one unrelated case to the next (a game player that remembers its game).
+    state: Literal["shared", "fresh"] = "shared"
 
     @property
     def accepted_names(self) -> tuple[str, ...]:
@@ -188,6 +191,8 @@ class Spec:
     handout: str = ""
     notes: str = ""
     digest: str = ""
+    # CPU seconds the grader's calibration workload took where the absolute limits were set.
+    calibration_s: float | None = None
     frozen: bool = False  # a student bundle: expected values are the pins, there is no reference
     # The validated YAML, for grader.spec.loader.document() alone: everything else reads the fields above.
     _document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)

@@ -140,8 +140,10 @@ def goFish(hand1, hand2, deck):
 
 
 def findWord(puzzle, word):
+    # every placement of the word, in scanning order
     rows = len(puzzle)
     cols = len(puzzle[0])
+    found = []
     for r in range(rows):
         for c in range(cols):
             for dr, dc in [(0, 1), (0, -1), (1, 0), (-1, 0)]:
@@ -158,8 +160,8 @@ def findWord(puzzle, word):
                         break
                     cells.append((rr, cc))
                 if ok:
-                    return cells
-    return None
+                    found.append(cells)
+    return found
 
 
 def wordSearch(puzzle, words):
@@ -167,10 +169,11 @@ def wordSearch(puzzle, words):
     starts = []
     for w in words:
         word = w.strip().lower()
-        cells = findWord(puzzle, word)
-        for cell in cells:
-            hashes.append(cell)
-        starts.append([cells[0][0] + 1, cells[0][1] + 1])
+        placements = findWord(puzzle, word)
+        for cells in placements:
+            for cell in cells:
+                hashes.append(cell)
+        starts.append([placements[0][0][0] + 1, placements[0][0][1] + 1])
     solved = []
     for r in range(len(puzzle)):
         line = ''
