@@ -89,6 +89,17 @@ def parse_formats(text: str) -> list[str]:
     return formats
 
 
+def _calibration_note(spec) -> str:
+    """The factor this machine's speed applies to the spec's absolute time limits, if it states one."""
+    from grader.calibration import calibrate
+
+    calibration = calibrate(spec.calibration_s)
+    if calibration is None:
+        return ""
+    return (f"; absolute time limits x{calibration.factor:.2f} (calibration workload {calibration.measured_s:.3f} s here, "
+            f"{calibration.stated_s:g} s where the limits were set)")
+
+
 def _grade_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("targets", nargs="+", metavar="TARGET", help="submission files, folders, or folders of submissions")
@@ -122,7 +133,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise GraderError(f"no submissions found in {' '.join(args.targets)}", exit_code=ExitCode.USAGE)
     formats = parse_formats(args.format)
     where = f"on the Dask cluster at {args.scheduler}" if args.executor == "dask" else f"with {max(1, args.jobs)} job(s)"
-    err(f"grading {len(submissions)} submission(s) of {spec.assignment} {where}; {profile.describe()}")
+    err(f"grading {len(submissions)} submission(s) of {spec.assignment} {where}; {profile.describe()}{_calibration_note(spec)}")
     options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
     with Progress(len(submissions)) as progress:
         outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Iterable, Mapping
 
+from grader.calibration import Calibration, calibrate
 from grader.errors import GraderError
 from grader.judge.validators import Validator, load_validators
 from grader.run.child import codec
@@ -32,6 +33,7 @@ class Plan:
     reference: ModuleType | None  # None for a frozen student bundle
     cases: dict[str, tuple[PlannedCase, ...]]  # function name -> its cases, in spec order
     validators: Mapping[str, Validator] = field(default_factory=dict)  # the spec's, by name
+    calibration: Calibration | None = None  # how absolute limits were scaled to this machine
 
     def for_function(self, name: str) -> tuple[PlannedCase, ...]:
         return self.cases[name]
@@ -61,7 +63,7 @@ def _plain(value: Any) -> Any:
         return value
 
 
-def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[Case]) -> tuple[PlannedCase, ...]:
+def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[Case], scale: float = 1.0) -> tuple[PlannedCase, ...]:
     fn = getattr(reference, fn_spec.name)
     planned = []
     for case in cases:
@@ -73,13 +75,13 @@ def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[
                 hint="fix the case's args in the spec, or the reference",
             ) from exc
         limit_spec = case.time_limit or fn_spec.time_limit
-        planned.append(PlannedCase(case, expected, seconds, limit_spec.resolve(seconds)))
+        planned.append(PlannedCase(case, expected, seconds, limit_spec.resolve(seconds, scale)))
     return tuple(planned)
 
 
-def plan_frozen(fn_spec: FunctionSpec, cases: Iterable[Case]) -> tuple[PlannedCase, ...]:
+def plan_frozen(fn_spec: FunctionSpec, cases: Iterable[Case], scale: float = 1.0) -> tuple[PlannedCase, ...]:
     """A student bundle has no reference: the pins are the answers, absolute limits apply."""
-    return tuple(PlannedCase(c, c.expected, 0.0, (c.time_limit or fn_spec.time_limit).resolve(None)) for c in cases)
+    return tuple(PlannedCase(c, c.expected, 0.0, (c.time_limit or fn_spec.time_limit).resolve(None, scale)) for c in cases)
 
 
 def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:
@@ -88,11 +90,13 @@ def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:
         return [c for c in fn.cases if visibility is None or c.visibility == visibility]
 
     validators = load_validators(spec.validators)
+    calibration = calibrate(spec.calibration_s)
+    scale = calibration.factor if calibration else 1.0
     if spec.frozen:
-        return Plan(spec=spec, reference=None, cases={fn.name: plan_frozen(fn, chosen(fn)) for fn in spec.functions},
-                    validators=validators)
+        return Plan(spec=spec, reference=None, cases={fn.name: plan_frozen(fn, chosen(fn), scale) for fn in spec.functions},
+                    validators=validators, calibration=calibration)
     if spec.reference is None:
         raise GraderError(f"spec {spec.path} names no reference module")
     reference = load_trusted_module(spec.reference, "reference")
-    cases = {fn.name: plan_function(fn, reference, chosen(fn)) for fn in spec.functions}
-    return Plan(spec=spec, reference=reference, cases=cases, validators=validators)
+    cases = {fn.name: plan_function(fn, reference, chosen(fn), scale) for fn in spec.functions}
+    return Plan(spec=spec, reference=reference, cases=cases, validators=validators, calibration=calibration)

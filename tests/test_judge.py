@@ -122,8 +122,23 @@ def test_go_group_validator_with_quality():
 
 
 def test_every_declared_mode_is_registered():
-    assert set(COMPARATORS) == {"exact", "float", "string", "unordered", "partitions"}
+    assert set(COMPARATORS) == {"exact", "float", "string", "unordered", "partitions", "one_of"}
     assert set(GO_VALIDATORS) == {"go_play", "go_group"}
+
+
+def test_one_of_accepts_every_answer_the_reference_lists():
+    class Ref:
+        @staticmethod
+        def answers(x):
+            return [(x, [1]), (x, [2])]
+
+    ctx = JudgeContext(args=("p",), reference=Ref, function="f")
+    mode = Compare("one_of", {"answers": "answers"})
+    assert judge(("p", [1]), ["p", [2]], mode, ctx).passed
+    wrong = judge(("p", [1]), ["p", [3]], mode, ctx)
+    assert not wrong.passed and "2 answers" in wrong.message and "output 2" in wrong.message
+    # Without a reference (a student bundle) only the pinned answer is known.
+    assert not judge(("p", [1]), ["p", [2]], mode, JudgeContext(args=("p",))).passed
 
 
 def make_fn(points=10.0, penalty="zero", names=("builtins.sum",), n=4, deduct=0.0):

@@ -166,10 +166,9 @@ def _generated_cases():
                 yield fn["name"], block["generator"], generator(rng)
 
 
-def test_whole_spec_generates_quickly_and_reference_answers_every_case():
-    start = time.perf_counter()
+def test_reference_answers_every_generated_case():
     generated = list(_generated_cases())
-    assert time.perf_counter() - start < 0.2
+    assert generated
     for function, _, args in generated:
         getattr(ref, function)(*args)
 

@@ -63,6 +63,7 @@ def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]
         },
         "function_mean": per_function,
         "status_counts": status_counts,
+        **_time_limits(spec),
         "submissions": [
             {
                 "submission": r.submission,
@@ -74,6 +75,14 @@ def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]
             for r in results
         ],
     }
+
+
+def _time_limits(spec: Spec) -> dict[str, Any]:
+    """How this machine's speed scaled the spec's absolute time limits (specs that state a calibration)."""
+    from grader.calibration import calibrate
+
+    calibration = calibrate(spec.calibration_s)
+    return {"time_limits": calibration.to_json()} if calibration else {}
 
 
 def _round(value: float | None) -> float | None:

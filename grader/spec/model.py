@@ -62,14 +62,15 @@ class TimeLimit:
     factor: float | None = None
     floor: float = 0.5
 
-    def resolve(self, reference_time: float | None) -> float:
+    def resolve(self, reference_time: float | None, scale: float = 1.0) -> float:
+        """The limit in seconds; ``scale`` (the machine's calibration factor) scales the absolute parts."""
         candidates = []
         if self.seconds is not None:
-            candidates.append(self.seconds)
+            candidates.append(self.seconds * scale)
         if self.factor is not None and reference_time is not None:
             candidates.append(self.factor * reference_time)
-        limit = max(candidates) if candidates else 2.0
-        return max(limit, self.floor)
+        limit = max(candidates) if candidates else 2.0 * scale
+        return max(limit, self.floor * scale)
 
 
 @dataclass(frozen=True)
