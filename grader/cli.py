@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load_plugins() -> None:
     # Commands that live with their feature register themselves on import.
-    for module in ("grader.tournament.cli", "grader.integrations.cli", "grader.similarity.cli"):
+    for module in ("grader.tournament.cli", "grader.integrations.cli", "grader.similarity.cli", "grader.audit.cli"):
         try:
             __import__(module)
         except ModuleNotFoundError as exc:
