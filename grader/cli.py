@@ -58,12 +58,20 @@ def _validate_args(p: argparse.ArgumentParser) -> None:
 
 @command("validate", "check specs against the schema and their references", _validate_args)
 def cmd_validate(args: argparse.Namespace) -> int:
+    from grader.spec.checks import deep_problems
+
     worst = ExitCode.OK
     for path in args.specs:
         try:
             spec = load_spec(path)
         except SpecError as exc:
             for problem in exc.problems:
+                print(problem)
+            worst = ExitCode.SPEC_INVALID
+            continue
+        deep = deep_problems(spec)
+        if deep:
+            for problem in deep:
                 print(problem)
             worst = ExitCode.SPEC_INVALID
             continue

@@ -25,6 +25,7 @@ from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, Leaderboard
                     SimilaritySpec, TournamentSpec, Visibility)
 from .program import ProgramSpec, program_spec
 from .problems import PositionMap, Problem, SpecError, yaml_problem
+from .sentences import sentence
 
 
 @lru_cache(maxsize=1)
@@ -66,9 +67,8 @@ def _json_path(parts: Any) -> str:
 def _schema_problems(path: str, data: Any, positions: PositionMap) -> list[Problem]:
     problems = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        best = jsonschema.exceptions.best_match([error]) if error.context else error
         where = list(error.absolute_path)
-        message = best.message
+        message = sentence(error)
         if error.validator == "additionalProperties" and isinstance(error.schema, Mapping):
             known = sorted(error.schema.get("properties", {}))
             extra = sorted(set(cast(Mapping[str, Any], error.instance)) - set(known))
@@ -411,6 +411,10 @@ class _Builder:
                     args = generator(rng)
                 except Exception as exc:
                     self.problem(here, f"generator '{generator_name}' failed on case {n}: {type(exc).__name__}: {exc}")
+                    break
+                if not isinstance(args, (list, tuple)):
+                    self.problem(here, f"generator '{generator_name}' must return the list of {raw['name']}()'s arguments, "
+                                       f"not {type(args).__name__} {args!r:.80}")
                     break
                 cases.append(
                     Case(

@@ -1,0 +1,191 @@
+"""``grader validate`` runs everything a grade would run, so a broken spec is found before grading.
+
+Beyond the schema and the loader's checks, these run the trusted reference on every listed
+case and on a sample of every generator: a reference that raises, a generator that returns
+the wrong shape, a pinned ``expected`` the reference does not give, and a banned name that
+resolves to nothing are each a problem at the YAML line and column that caused it.
+Every message is one plain sentence; where a likely intended value exists, it says
+"did you mean".
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import importlib
+import random
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from .loader import load_trusted_module
+from .model import MISSING, FunctionSpec, Spec
+from .problems import PositionMap, Problem
+
+#: Generated cases per generate block the reference runs on (the loader already made them all).
+SAMPLE = 20
+#: Fresh-seed inputs per generator, shape-checked and run too (a generator may only sometimes go wrong).
+FRESH = 5
+
+
+def deep_problems(spec: Spec) -> list[Problem]:
+    """Every problem found by running the reference, the generators and the ban names of ``spec``."""
+    if spec.kind != "functions" or spec.frozen:
+        return []
+    positions = PositionMap(yaml.compose(Path(spec.path).read_text(encoding="utf-8"), Loader=yaml.SafeLoader))
+    checker = _Checker(spec, positions)
+    checker.bans()
+    if spec.reference is not None:
+        reference = load_trusted_module(Path(spec.reference), "reference")
+        for index, fn in enumerate(spec.functions):
+            checker.function(index, fn, reference)
+    return sorted(checker.problems, key=lambda p: (p.line, p.col))
+
+
+class _Checker:
+    def __init__(self, spec: Spec, positions: PositionMap):
+        self.spec = spec
+        self.positions = positions
+        self.problems: list[Problem] = []
+
+    def problem(self, where: list[Any], message: str, *, key: bool = False) -> None:
+        line, col = self.positions.locate(where, key=key)
+        self.problems.append(Problem(str(self.spec.path), line, col, message))
+
+    # -- bans ---------------------------------------------------------------------------
+    def bans(self) -> None:
+        places: list[tuple[list[Any], list[str]]] = [(["bans", "names"], self.spec.raw.get("bans", {}).get("names", []))]
+        for index, raw in enumerate(self.spec.raw.get("functions", [])):
+            places.append((["functions", index, "bans", "names"], (raw.get("bans") or {}).get("names", [])))
+        for where, names in places:
+            for i, name in enumerate(names):
+                why = unresolved_ban(name)
+                if why:
+                    self.problem([*where, i], f"banned name '{name}' bans nothing: {why}")
+
+    # -- reference, pins and generators -------------------------------------------------
+    def function(self, index: int, fn: FunctionSpec, reference: Any) -> None:
+        target = getattr(reference, fn.name, None)
+        if not callable(target):
+            return  # the loader reports a function missing from the reference
+        where = ["functions", index]
+        raw = self.spec.raw["functions"][index]
+        listed = {case.get("name", f"case{i + 1}"): i for i, case in enumerate(raw.get("cases", []))}
+        sampled: dict[str, int] = {}
+        broken: set[str] = set()
+        for case in fn.cases:
+            if case.origin == "listed":
+                self.listed(where + ["cases", listed.get(case.name, 0)], fn, target, case, reference)
+                continue
+            generator = case.origin.split(":", 1)[1].split("#", 1)[0]
+            sampled[generator] = sampled.get(generator, 0) + 1
+            if generator in broken or sampled[generator] > SAMPLE:
+                continue
+            block = next((i for i, b in enumerate(raw.get("generate", [])) if b["generator"] == generator), 0)
+            here = where + ["generate", block, "generator"]
+            shape = _shape_problem(case.args, fn, target)
+            if shape:
+                self.problem(here, f"generator '{generator}' {shape}")
+                broken.add(generator)
+            elif not self.run(here, fn, target, case.args, f"generated case {case.name}")[0]:
+                broken.add(generator)
+        self.fresh(where, raw, fn, target, broken)
+
+    def listed(self, where: list[Any], fn: FunctionSpec, target: Any, case: Any, reference: Any) -> None:
+        ok, answer = self.run(where + ["args"], fn, target, case.args, f"case '{case.name}'")
+        if not ok or case.expected is MISSING:
+            return
+        from grader.judge.compare import JudgeContext, judge
+
+        # The pin must be an answer the spec's own judge accepts (for a validator: a valid answer).
+        verdict = judge(answer, case.expected, fn.compare, JudgeContext(args=case.args, reference=reference, function=fn.name))
+        if not verdict.passed:
+            self.problem(where + ["expected"], f"case '{case.name}' pins expected {_short(case.expected)}, but the reference "
+                         f"returns {_short(answer)}; fix the pin or the reference")
+
+    def run(self, where: list[Any], fn: FunctionSpec, target: Any, args: Iterable[Any], label: str) -> tuple[bool, Any]:
+        try:
+            return True, target(*copy.deepcopy(list(args)))
+        except Exception as exc:
+            self.problem(where, f"the reference {fn.name}() raises {type(exc).__name__} on {label}: {exc}")
+            return False, None
+
+    def fresh(self, where: list[Any], raw: dict[str, Any], fn: FunctionSpec, target: Any, broken: set[str]) -> None:
+        """Fresh seeds of every generator: the right shape, and inputs the reference accepts."""
+        if "generators" not in self.spec.raw:
+            return
+        generators = load_trusted_module((self.spec.path.parent / self.spec.raw["generators"]).resolve(), "generators")
+        for index, block in enumerate(raw.get("generate", [])):
+            generator = getattr(generators, block["generator"], None)
+            if not callable(generator) or block["generator"] in broken:
+                continue  # the loader reports an unknown generator; a broken one is reported once
+            here = where + ["generate", index, "generator"]
+            rng = random.Random(f"validate:{block['generator']}")
+            for n in range(FRESH):
+                try:
+                    args = generator(rng)
+                except Exception as exc:
+                    self.problem(here, f"generator '{block['generator']}' raises {type(exc).__name__} on a fresh seed: {exc}")
+                    break
+                shape = _shape_problem(args, fn, target)
+                if shape:
+                    self.problem(here, f"generator '{block['generator']}' {shape}")
+                    break
+                ok, _ = self.run(here, fn, target, args, f"an input of generator '{block['generator']}' (fresh seed, #{n})")
+                if not ok:
+                    break
+
+
+def _shape_problem(args: Any, fn: FunctionSpec, target: Any) -> str:
+    """What is wrong with a generator's value as the argument list of ``fn``, or ""."""
+    if not isinstance(args, (list, tuple)):
+        return f"must return the list of {fn.name}()'s arguments, not {type(args).__name__} {_short(args)}"
+    params = list(fn.params) or _parameters(target)
+    if params and len(args) != len(params):
+        return (f"returns {len(args)} argument(s), but {fn.name}() takes {len(params)} ({', '.join(params)}); "
+                "a generator returns the list of arguments of one call")
+    return ""
+
+
+def _parameters(target: Any) -> list[str]:
+    """The positional parameters of the reference function (empty when it takes *args)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return []
+    return [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def unresolved_ban(name: str) -> str:
+    """Why a qualified ban name such as ``builtins.sum`` names nothing importable, or ""."""
+    callee = name.split("(", 1)[0]
+    parts = callee.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module_name = ".".join(parts[:cut])
+        try:
+            obj: Any = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for i, attr in enumerate(parts[cut:], cut):
+            if not hasattr(obj, attr):
+                known = [a for a in dir(obj) if not a.startswith("_")]
+                close = difflib.get_close_matches(attr, known, n=1)
+                hint = f" (did you mean '{'.'.join(parts[:i] + [close[0]])}'?)" if close else ""
+                return f"{'.'.join(parts[:i]) } has no attribute '{attr}'{hint}"
+            obj = getattr(obj, attr)
+        return ""
+    # Modules students reach for first, so 'nunpy' suggests numpy rather than runpy.
+    common = ["numpy", "math", "statistics", "itertools", "functools", "operator", "builtins", "pandas", "scipy"]
+    close = difflib.get_close_matches(parts[0], common, n=1) or difflib.get_close_matches(parts[0], sorted(sys.stdlib_module_names), n=1)
+    hint = f" (did you mean '{'.'.join([close[0], *parts[1:]])}'?)" if close else ""
+    return f"there is no module '{parts[0]}'{hint}"
