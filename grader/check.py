@@ -30,7 +30,11 @@ def public_only(spec: Spec) -> Spec:
 
 
 def check_result(spec_path: str, file: str) -> tuple[SubmissionResult, Spec]:
-    spec = load_spec(spec_path)
+    return check_loaded(load_spec(spec_path), file)
+
+
+def check_loaded(spec: Spec, file: str) -> tuple[SubmissionResult, Spec]:
+    """The self-check of ``file`` against an already loaded spec."""
     path = Path(file)
     if not path.exists():
         raise GraderError(f"no such file or folder: {file}", hint=f"give your {' or '.join(spec.submission_files) or 'submission file'}, "
@@ -58,8 +62,10 @@ def run_check(spec_path: str, file: str) -> int:
 
     from grader.reports.terminal import render_check
 
-    result, spec = check_result(spec_path, file)
-    Console(highlight=False).print(render_check(result, spec))
+    full = load_spec(spec_path)
+    result, spec = check_loaded(full, file)
+    hidden = 0 if full.kind == "program" else len(full.cases("hidden"))
+    Console(highlight=False).print(render_check(result, spec, hidden_cases=hidden))
     public = [t for t in result.tests if t.visibility == "public"]
     ok = all(t.passed for t in public) and not any(not e.is_note for e in result.errors)
     return ExitCode.OK if ok else ExitCode.CHECK_FAILED

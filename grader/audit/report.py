@@ -99,7 +99,7 @@ def render(audit: Audit, *, suggest_n: int = 0, show_equivalent: bool = False) -
             mutant = audit.mutants[verdict.mutant]
             probe = audit.probes[s.function].extra[verdict.witnesses[0]]
             out += ["", f"SURVIVOR #{mutant.id} in {s.function} ({mutant.operator}: {mutant.description})", mutant.diff.rstrip(),
-                    f"  exposed by {probe.name}: {s.function}{_flow(list(probe.args))}"]
+                    f"  exposed by {probe.name}: {s.function}({_flow(list(probe.args))[1:-1]})"]
     if show_equivalent:
         for verdict in (v for v in audit.verdicts if v.status == "equivalent"):
             mutant = audit.mutants[verdict.mutant]

@@ -80,7 +80,9 @@ def value_diff(expected: Any, actual: Any) -> Text:
     return text
 
 
-def _case(test: TestResult) -> RenderableType:
+def _case(test: TestResult, many_answers: bool = False) -> RenderableType:
+    """One case; for a function with many right answers (a validator) the rule broken is
+    shown, never one sample answer as if it were the only one."""
     style = STATUS_STYLE.get(test.status, "")
     head = Text()
     head.append(f"{STATUS_MARK.get(test.status, '!')} ", style=style)
@@ -92,21 +94,27 @@ def _case(test: TestResult) -> RenderableType:
     parts: list[RenderableType] = [head]
     if test.args is not None:  # a function call; a program's criteria have none
         parts.append(Text("    call: ", style="dim").append(terminal_safe(call_text(test))))
-        if test.status == "failed":
+        if test.status == "failed" and many_answers:
+            parts.append(Text("    your answer: ", style="dim").append(terminal_safe(repr(test.actual))))
+        elif test.status == "failed":
             parts.append(value_diff(test.expected, test.actual))
-        else:
+        elif not many_answers:
             parts.append(Text("    expected: ", style="dim").append(repr(test.expected)))
     elif test.status == "failed" and (test.expected is not None or test.actual is not None):
         parts.append(value_diff(test.expected, test.actual))
     # The diff above already says "expected X, got Y"; repeat only what adds to it.
-    restates_diff = test.status == "failed" and test.args is not None and test.message.startswith("expected ")
+    restates_diff = test.status == "failed" and test.args is not None and test.message.startswith("expected ") and not many_answers
     if test.message and not restates_diff:
         parts.append(Text("    " + terminal_safe(test.message, keep_lines=True), style=style))
     return Group(*parts)
 
 
-def render_check(result: SubmissionResult, spec: Spec) -> Group:
-    """The student self-check: public cases in full, hidden ones by count and status."""
+def render_check(result: SubmissionResult, spec: Spec, hidden_cases: int = 0) -> Group:
+    """The student self-check: public cases in full, hidden ones by count and status.
+
+    ``hidden_cases`` counts the cases the self-check did not run: the score is then labelled
+    as the public cases' only, with a line saying the hidden ones are graded on submission.
+    """
     parts: list[RenderableType] = [Text(f"{spec.title or spec.assignment}: {terminal_safe(result.submission)}", style="bold")]
     for error in result.errors:
         mark = Text("note: ", style="yellow") if error.is_note else Text("! ", style="red")
@@ -133,7 +141,8 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
         if not_run:
             parts.append(Text(f"  {len(tests)} public case(s) {not_run}", style="dim"))
         else:
-            parts.extend(_case(test) for test in tests)
+            many = _many_answers(spec, name)
+            parts.extend(_case(test, many) for test in tests)
     violations = all_violations(result)
     if violations:
         parts.append(Text("\nBanned functions", style="bold red"))
@@ -145,8 +154,20 @@ def render_check(result: SubmissionResult, spec: Spec) -> Group:
     hidden = hidden_tests(result)
     if hidden:
         parts.append(Text(f"\nHidden cases: {len(hidden)} ({status_summary(hidden)})"))
-    parts.append(Text(f"\n{score_line(result)}", style="bold"))
+    if hidden_cases:
+        parts.append(Text(f"\n{score_line(result)} on the public cases only", style="bold"))
+        parts.append(Text(f"{hidden_cases} hidden case(s) were not run here; they will be graded when you submit."))
+    else:
+        parts.append(Text(f"\n{score_line(result)}", style="bold"))
     return Group(*parts)
+
+
+def _many_answers(spec: Spec, name: str) -> bool:
+    """Whether the function is judged by a rule (a validator, or one of several answers)."""
+    try:
+        return spec.function(name).compare.mode in ("validator", "one_of")
+    except KeyError:
+        return False
 
 
 def render_to_text(renderable: RenderableType, width: int = 100) -> str:
