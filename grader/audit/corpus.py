@@ -6,6 +6,7 @@ holds a known bug. If grading gives that function full marks, the spec's cases m
 """
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ def full_marks_on_known_bugs(spec: Spec, corpus: Path, *, jobs: int = 2) -> str:
     from grader.submissions import discover
 
     bugs = known_bugs(corpus, spec)
+    corpus = Path(os.path.relpath(corpus)) if Path.cwd() in corpus.resolve().parents else corpus
     if not bugs:
         return f"corpus {corpus}: no submission with a known bug (an expected grade below full marks)"
     profile = probe()
