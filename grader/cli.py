@@ -132,8 +132,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from grader.reports import write_reports
     from grader.intake.gather import gather, with_roster
     from grader.intake.roster import read_roster
+    from grader.spec.checks import deep_problems
 
     spec = load_spec(args.spec)
+    problems = deep_problems(spec)  # a wrong pin or a ban that bans nothing must not grade a class
+    if problems:
+        raise SpecError(problems)
     profile = resolve_profile(args)
     submissions = gather(args.targets, spec.submission_files, err, languages=spec.languages)
     roster = read_roster(args.roster, [s.id for s in submissions], args.roster_id) if args.roster else None
