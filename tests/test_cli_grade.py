@@ -142,12 +142,15 @@ def test_grader_errors_are_one_message_and_debug_adds_the_traceback(klass, tmp_p
         "assignment: x\ntitle: X\nkind: functions\nlanguage: python\nreference: ref.py\n"
         "functions:\n  - name: add\n    points: 1\n    cases: [{name: zero, args: [1, 0]}]\n"
     )
+    # A reference that raises is a spec problem found before grading, at its line and column.
     proc = grader("grade", tmp_path / "s.yaml", klass, "--out", tmp_path / "o")
-    assert proc.returncode == 5
-    assert "the reference add() fails on case 'zero': ZeroDivisionError" in proc.stderr
+    assert proc.returncode == 3
+    assert "s.yaml:9:32: the reference add() raises ZeroDivisionError on case 'zero'" in proc.stderr
     assert "Traceback" not in proc.stderr
-    debug = grader("--debug", "grade", tmp_path / "s.yaml", klass, "--out", tmp_path / "o")
-    assert debug.returncode == 5 and "Traceback" in debug.stderr
+    missing = grader("grade", MINI, tmp_path / "nowhere", "--out", tmp_path / "o")
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr and missing.stderr.count("\n") == 1
+    debug = grader("--debug", "grade", MINI, tmp_path / "nowhere", "--out", tmp_path / "o")
+    assert debug.returncode == missing.returncode and "Traceback" in debug.stderr
 
 
 def test_without_a_sandbox_grading_is_refused_unless_unsafe(klass, tmp_path, monkeypatch, capsys):
