@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import random
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -314,7 +313,7 @@ def test_blackjack_ace_is_only_11_and_ascii_codes_are_never_drawn():
 def test_blackjack_cases_draw_like_the_course():
     """Hidden deals draw 0, 1, 2 and 3+ cards, and ties are reached after a draw too."""
     draws, tie_after_draw = Counter(), 0
-    for function, _, (hand, deck, opponent) in (g for g in _generated_cases() if g[0] == "blackJack"):
+    for _function, _, (hand, deck, opponent) in (g for g in _generated_cases() if g[0] == "blackJack"):
         total, drawn = hand[0] + hand[1], 0
         while total < opponent:
             total += deck[drawn]
@@ -379,7 +378,7 @@ def test_wordsearch_word_placed_twice_is_crossed_out_twice_and_either_start_is_a
 
 def test_wordsearch_cases_are_shaped_like_the_course():
     sizes, twice = set(), 0
-    for function, _, (puzzle, words) in (g for g in _generated_cases() if g[0] == "wordSearch"):
+    for _function, _, (puzzle, words) in (g for g in _generated_cases() if g[0] == "wordSearch"):
         sizes.add(max(len(puzzle), len(puzzle[0])))
         twice += any(_occurrences(puzzle, w.strip().lower()) > 1 for w in words)
     assert max(sizes) >= 14 and twice >= 5

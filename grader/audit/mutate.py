@@ -11,7 +11,7 @@ import ast
 import copy
 import difflib
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 _SWAP_COMPARE: dict[type, type] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -41,7 +41,7 @@ class Mutant:
     diff: str  # a unified diff of the changed lines, for the report
 
 
-Replace = Callable[[ast.AST], "ast.AST | list[ast.stmt]"]
+Replace = Callable[[Any], Any]  # a node -> its replacement
 
 
 def _excluded(tree: ast.Module) -> set[int]:
@@ -96,36 +96,41 @@ def _final_return(fn: ast.FunctionDef) -> ast.Return | None:
     return returns[-1] if returns else None
 
 
-def _candidates(node: ast.AST, function: ast.FunctionDef | None) -> Iterator[tuple[str, str, Replace]]:
-    """(operator, description, replacement) for every mutation this node allows."""
+def _candidates(node: Any, function: ast.FunctionDef | None) -> Iterator[tuple[str, str, Replace]]:
+    """(operator, description, replacement) for every mutation this node allows.
+
+    ``node`` is Any: each branch tests the node's class before it reads that class's fields.
+    """
+    old: type
+    new: type
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _SWAP_COMPARE:
         old, new = type(node.ops[0]), _SWAP_COMPARE[type(node.ops[0])]
-        yield "relational", f"{_op(old)} -> {_op(new)}", lambda n, new=new: _with(n, ops=[new()])
+        yield "relational", f"{_op(old)} -> {_op(new)}", _setter(ops=[new()])
     if isinstance(node, ast.BinOp) and type(node.op) in _SWAP_BINOP:
         old, new = type(node.op), _SWAP_BINOP[type(node.op)]
-        yield "arithmetic", f"{_op(old)} -> {_op(new)}", lambda n, new=new: _with(n, op=new())
+        yield "arithmetic", f"{_op(old)} -> {_op(new)}", _setter(op=new())
         if isinstance(node.op, _NON_COMMUTATIVE):
             yield "swap-args", f"operands of {_op(old)} swapped", lambda n: _with(n, left=n.right, right=n.left)
     if isinstance(node, ast.AugAssign) and type(node.op) in _SWAP_BINOP:
         old, new = type(node.op), _SWAP_BINOP[type(node.op)]
-        yield "arithmetic", f"{_op(old)}= -> {_op(new)}=", lambda n, new=new: _with(n, op=new())
+        yield "arithmetic", f"{_op(old)}= -> {_op(new)}=", _setter(op=new())
     if isinstance(node, ast.BoolOp):
         new_op = ast.Or if isinstance(node.op, ast.And) else ast.And
-        yield "logical", f"{_op(type(node.op))} -> {_op(new_op)}", lambda n, new_op=new_op: _with(n, op=new_op())
+        yield "logical", f"{_op(type(node.op))} -> {_op(new_op)}", _setter(op=new_op())
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
         yield "negate", f"'{_op(type(node.op))}' removed", lambda n: n.operand
-    if isinstance(node, ast.Constant) and type(node.value) is bool:
-        yield "constant", f"{node.value} -> {not node.value}", lambda n: ast.Constant(not n.value)
-    elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        yield "constant", f"{node.value} -> {node.value + 1}", lambda n: ast.Constant(n.value + 1)
-        yield "constant", f"{node.value} -> {node.value - 1}", lambda n: ast.Constant(n.value - 1)
+    constant: Any = node.value if isinstance(node, ast.Constant) else None
+    if type(constant) is bool:
+        yield "constant", f"{constant} -> {not constant}", _constant(not constant)
+    elif type(constant) in (int, float):
+        yield "constant", f"{constant} -> {constant + 1}", _constant(constant + 1)
+        yield "constant", f"{constant} -> {constant - 1}", _constant(constant - 1)
     if isinstance(node, ast.Slice):
         for bound in ("lower", "upper"):
             value = getattr(node, bound)
             if value is not None and not isinstance(value, ast.Constant):
-                for delta, sign in ((1, ast.Add), (-1, ast.Sub)):
-                    yield "slice", f"slice {bound} bound {delta:+d}", \
-                        lambda n, b=bound, s=sign: _with(n, **{b: ast.BinOp(getattr(n, b), s(), ast.Constant(1))})
+                yield "slice", f"slice {bound} bound +1", _setter(**{bound: ast.BinOp(value, ast.Add(), ast.Constant(1))})
+                yield "slice", f"slice {bound} bound -1", _setter(**{bound: ast.BinOp(value, ast.Sub(), ast.Constant(1))})
     if isinstance(node, (ast.If, ast.While, ast.IfExp)):
         yield "negate", "condition negated", lambda n: _with(n, test=ast.UnaryOp(ast.Not(), n.test))
     if isinstance(node, ast.Call) and len(node.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.args[:2]) \
@@ -140,7 +145,20 @@ def _candidates(node: ast.AST, function: ast.FunctionDef | None) -> Iterator[tup
     if function is not None and isinstance(node, ast.If):
         final = _final_return(function)
         if final is not None and not (node.body and isinstance(node.body[0], ast.Return)):
-            yield "early-return", "early return inserted", lambda n, f=final: _with(n, body=[copy.deepcopy(f), *n.body])
+            yield "early-return", "early return inserted", _setter(body=[copy.deepcopy(final), *node.body])
+
+
+def _setter(**fields: Any) -> Replace:
+    """A replacement that sets ``fields`` on a copy of the node."""
+    def replace(node: Any) -> Any:
+        return _with(node, **fields)
+    return replace
+
+
+def _constant(value: Any) -> Replace:
+    def replace(node: Any) -> Any:
+        return ast.Constant(value)
+    return replace
 
 
 def _with(node: ast.AST, **fields: object) -> ast.AST:
@@ -151,7 +169,7 @@ def _with(node: ast.AST, **fields: object) -> ast.AST:
 
 
 def _op(kind: type) -> str:
-    names = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.In: "in",
+    names: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.In: "in",
              ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+", ast.Sub: "-", ast.Mult: "*",
              ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
              ast.LShift: "<<", ast.RShift: ">>", ast.Pow: "**", ast.And: "and", ast.Or: "or", ast.Not: "not",

@@ -19,9 +19,10 @@ import types
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 from grader.judge.compare import JudgeContext, judge
+from grader.judge.validators import load_validators
 from grader.plan import make_plan
 from grader.spec.loader import load_trusted_module
 from grader.spec.model import FunctionSpec, Spec
@@ -76,6 +77,7 @@ class Audit:
 @dataclass(frozen=True)
 class _Context:
     reference: types.ModuleType
+    validators: Mapping[str, Any]  # the spec's validators, by name
     reference_path: str
     probes: dict[str, FunctionProbes]
     mutants: list[Mutant]
@@ -123,7 +125,8 @@ def _wrong(context: _Context, fn_spec: FunctionSpec, fn: Callable[..., Any], pro
     if problem:
         return problem
     verdict = judge(probe.expected, value, fn_spec.compare,
-                    JudgeContext(args=probe.args, reference=context.reference, function=fn_spec.name))
+                    JudgeContext(args=probe.args, reference=context.reference, function=fn_spec.name,
+                                 validators=context.validators))
     return "" if verdict.passed else "wrong answer"
 
 
@@ -173,23 +176,33 @@ def _limit(reference_s: float, spec_limit: float | None = None) -> float:
     return min(spec_limit, generous) if spec_limit else generous
 
 
+def _blocks(fn: FunctionSpec) -> list[tuple[str, int]]:
+    """The function's generate blocks as (generator, seed), read from its generated cases."""
+    blocks: list[tuple[str, int]] = []
+    for case in fn.cases:
+        if case.origin.startswith("generator:"):
+            name, seed = case.origin.removeprefix("generator:").rsplit("#", 1)
+            if (name, int(seed)) not in blocks:
+                blocks.append((name, int(seed)))
+    return blocks
+
+
 def _extra_probes(spec: Spec, fn: FunctionSpec, reference: types.ModuleType, samples: int) -> tuple[Probe, ...]:
     """Fresh inputs from the function's own generators (new seeds), with the reference's answers."""
-    raw = next((f for f in spec.raw.get("functions", []) if f.get("name") == fn.name), {})
-    blocks = raw.get("generate", [])
-    if not blocks or "generators" not in spec.raw:
+    blocks = _blocks(fn)
+    if not blocks or spec.generators is None:
         return ()
-    generators = load_trusted_module((spec.path.parent / spec.raw["generators"]).resolve(), "generators")
+    generators = load_trusted_module(spec.generators, "generators")
     target = getattr(reference, fn.name)
     per_block = max(1, samples // len(blocks))
     probes = []
-    for block in blocks:
-        rng = random.Random(f"audit:{block['generator']}:{block['seed']}")
+    for name, seed in blocks:
+        rng = random.Random(f"audit:{name}:{seed}")
         for k in range(per_block):
-            args = tuple(getattr(generators, block["generator"])(rng))
+            args = tuple(getattr(generators, name)(rng))
             started = time.process_time()
             expected = target(*copy.deepcopy(args))
-            probes.append(Probe(f"{block['generator']}~{k}", args, expected, _limit(time.process_time() - started)))
+            probes.append(Probe(f"{name}~{k}", args, expected, _limit(time.process_time() - started)))
     return tuple(probes)
 
 
@@ -219,7 +232,8 @@ def run_audit(spec: Spec, *, jobs: int = 2, samples: int = 200, functions: Seque
     made = time.perf_counter()
     affected = {m.id: tuple(f for f in probes if m.site in reachable.get(f, ())) for m in all_mutants}
     todo = [m.id for m in all_mutants if affected[m.id]]
-    context = _Context(load_trusted_module(Path(spec.reference), "reference"), str(spec.reference), probes, all_mutants, affected)
+    context = _Context(load_trusted_module(Path(spec.reference), "reference"), load_validators(spec.validators),
+                       str(spec.reference), probes, all_mutants, affected)
     verdicts: list[Verdict] = []
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("fork"),
                              initializer=_init_worker, initargs=(context,)) as pool:

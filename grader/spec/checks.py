@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from .loader import load_trusted_module
+from .loader import document, load_trusted_module
 from .model import MISSING, FunctionSpec, Spec
 from .problems import PositionMap, Problem
 
@@ -46,6 +46,7 @@ def deep_problems(spec: Spec) -> list[Problem]:
 class _Checker:
     def __init__(self, spec: Spec, positions: PositionMap):
         self.spec = spec
+        self.raw = document(spec)  # validation needs the YAML's own layout, to point at lines
         self.positions = positions
         self.problems: list[Problem] = []
 
@@ -55,8 +56,8 @@ class _Checker:
 
     # -- bans ---------------------------------------------------------------------------
     def bans(self) -> None:
-        places: list[tuple[list[Any], list[str]]] = [(["bans", "names"], self.spec.raw.get("bans", {}).get("names", []))]
-        for index, raw in enumerate(self.spec.raw.get("functions", [])):
+        places: list[tuple[list[Any], list[str]]] = [(["bans", "names"], self.raw.get("bans", {}).get("names", []))]
+        for index, raw in enumerate(self.raw.get("functions", [])):
             places.append((["functions", index, "bans", "names"], (raw.get("bans") or {}).get("names", [])))
         for where, names in places:
             for i, name in enumerate(names):
@@ -70,7 +71,7 @@ class _Checker:
         if not callable(target):
             return  # the loader reports a function missing from the reference
         where = ["functions", index]
-        raw = self.spec.raw["functions"][index]
+        raw = self.raw["functions"][index]
         listed = {case.get("name", f"case{i + 1}"): i for i, case in enumerate(raw.get("cases", []))}
         sampled: dict[str, int] = {}
         broken: set[str] = set()
@@ -97,9 +98,11 @@ class _Checker:
         if not ok or case.expected is MISSING:
             return
         from grader.judge.compare import JudgeContext, judge
+        from grader.judge.validators import load_validators
 
         # The pin must be an answer the spec's own judge accepts (for a validator: a valid answer).
-        verdict = judge(answer, case.expected, fn.compare, JudgeContext(args=case.args, reference=reference, function=fn.name))
+        context = JudgeContext(args=case.args, reference=reference, function=fn.name, validators=load_validators(self.spec.validators))
+        verdict = judge(answer, case.expected, fn.compare, context)
         if not verdict.passed:
             self.problem(where + ["expected"], f"case '{case.name}' pins expected {_short(case.expected)}, but the reference "
                          f"returns {_short(answer)}; fix the pin or the reference")
@@ -113,9 +116,9 @@ class _Checker:
 
     def fresh(self, where: list[Any], raw: dict[str, Any], fn: FunctionSpec, target: Any, broken: set[str]) -> None:
         """Fresh seeds of every generator: the right shape, and inputs the reference accepts."""
-        if "generators" not in self.spec.raw:
+        if self.spec.generators is None:
             return
-        generators = load_trusted_module((self.spec.path.parent / self.spec.raw["generators"]).resolve(), "generators")
+        generators = load_trusted_module(self.spec.generators, "generators")
         for index, block in enumerate(raw.get("generate", [])):
             generator = getattr(generators, block["generator"], None)
             if not callable(generator) or block["generator"] in broken:

@@ -40,15 +40,16 @@ def _ban_sentence(value: str) -> str:
 def sentence(error: jsonschema.ValidationError) -> str:
     """The message for ``error``, without the location (the caller adds path:line:col)."""
     value = error.instance
+    expected: Any = error.validator_value
     if error.validator in ("oneOf", "anyOf"):
-        alternatives = error.validator_value
+        alternatives = expected
         choices = _enums(alternatives)
         if isinstance(value, str) and choices:
             return f"'{value}' is not one of {', '.join(map(str, choices))}{_did_you_mean(value, choices)}"
         if error.context:
             return sentence(jsonschema.exceptions.best_match(error.context))
     if error.validator == "enum":
-        return f"{value!r} is not one of {', '.join(map(str, error.validator_value))}{_did_you_mean(value, error.validator_value)}"
+        return f"{value!r} is not one of {', '.join(map(str, expected))}{_did_you_mean(value, expected)}"
     if error.validator == "pattern":
         pattern = str(error.validator_value)
         if pattern.startswith(_BAN_PATTERN_START):
