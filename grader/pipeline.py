@@ -218,8 +218,11 @@ class FunctionGrader:
                 options: dict[str, Any] = {"stop": streak.should_stop}
                 if language.wants_expected:
                     options["expected"] = [p.expected for p in mine]
-                results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
-                                            watch=watched, **options)
+                if fn.state == "fresh":
+                    results = self._fresh_calls(submission, found_as, mine, watch, watched, streak)
+                else:
+                    results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
+                                                watch=watched, **options)
                 calls.update((id(p), r) for p, r in zip(mine, results))
                 rest = mine[len(results):]
                 skipped.update((id(p), streak.skipped(fn.name, len(rest))) for p in rest)
@@ -227,6 +230,24 @@ class FunctionGrader:
                     streak.stopped.add(fn.name)
                 streak.finish(results, len(rest))
             return session.load, calls, skipped
+
+    def _fresh_calls(self, submission: Submission, found_as: str, mine: Sequence[PlannedCase], watch: list[str],
+                     watched: bool, streak: TimeoutStreak) -> list[CallResult]:
+        """``state: fresh``: each case in a session of its own, so module-level state left by
+        one unrelated case never reaches the next (a game player that remembers its game)."""
+        language = submission.lang
+        assert submission.main is not None
+        results: list[CallResult] = []
+        for p in mine:
+            if results and streak.should_stop(results):
+                break
+            options: dict[str, Any] = {"expected": [p.expected]} if language.wants_expected else {}
+            with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as fresh:
+                if not fresh.load.ok:  # loaded once already: a second failure is this case's crash
+                    results.append(CallResult("crashed", detail=f"the file could not be loaded again: {fresh.load.message}"))
+                    continue
+                results += fresh.call_many(found_as, [(list(p.case.args), p.time_limit)], watch=watched, **options)
+        return results
 
     def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:
         functions, tests = {}, []
