@@ -115,25 +115,32 @@ function [puzzle, starts] = wordSearch(puzzle, words)
 end
 
 function [cells, start] = locate(grid, word)
+% Every placement of the word (a word placed twice is crossed out twice); the first one's start.
     [rows, cols] = size(grid);
     steps = [0 1; 0 -1; 1 0; -1 0];
     offsets = 0:numel(word) - 1;
+    cells = [];
+    start = [];
     for r = 1:rows
         for c = 1:cols
             for s = 1:4
                 rr = r + steps(s, 1) * offsets;
                 cc = c + steps(s, 2) * offsets;
                 if all(rr >= 1 & rr <= rows & cc >= 1 & cc <= cols)
-                    cells = sub2ind([rows, cols], rr, cc);
-                    if isequal(grid(cells), word)
-                        start = [r, c];
-                        return;
+                    here = sub2ind([rows, cols], rr, cc);
+                    if isequal(grid(here), word)
+                        cells = [cells, here];
+                        if isempty(start)
+                            start = [r, c];
+                        end
                     end
                 end
             end
         end
     end
-    error('wordSearch:notFound', 'the word %s is not in the puzzle', word);
+    if isempty(start)
+        error('wordSearch:notFound', 'the word %s is not in the puzzle', word);
+    end
 end
 
 function solved = wordSearchHard(puzzle, list)
