@@ -128,9 +128,10 @@ def _paint(grid, cells):
 def word_search(puzzle, words):
     crossed, starts = set(), []
     for w in words:
-        cells = next(_all_places(puzzle, w.strip().lower(), False))
-        crossed |= set(cells)
-        starts.append([cells[0][0] + 1, cells[0][1] + 1])
+        places = list(_all_places(puzzle, w.strip().lower(), False))
+        for cells in places:
+            crossed |= set(cells)
+        starts.append([places[-1][0][0] + 1, places[-1][0][1] + 1])
     return _paint(puzzle, crossed), starts
 
 
