@@ -114,12 +114,17 @@ def _under(path: str, roots: Iterable[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
+# The project the grader runs from (specs, reference, submissions): never shown at its own path.
+_PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def inside(path: str) -> str:
     """Where a host path of the interpreter's environment appears in the sandbox.
 
-    The sandbox's /tmp is private (and every session mounts a fresh one over it),
-    so an interpreter or venv that lives under /tmp is bound beside it instead."""
-    return HOST_TMP_VIEW + path if _under(path, ["/tmp"]) else path
+    The sandbox's /tmp is private (and every session mounts a fresh one over it), and a
+    venv inside the project (install.sh's ./.venv) would make the project's own folder
+    visible at its path, so such environments are bound beside them instead."""
+    return HOST_TMP_VIEW + path if _under(path, ["/tmp", _PROJECT]) else path
 
 
 @dataclass

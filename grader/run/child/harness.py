@@ -64,6 +64,7 @@ from _gradechild.linux import (  # noqa: E402
     mount,
     prctl,
 )
+from _gradechild import monitor  # noqa: E402
 from _gradechild.runner import Child  # noqa: E402  (imported before any fork: sessions pay nothing for it)
 from _gradechild.wire import LineReader, send as _send  # noqa: E402
 
@@ -90,6 +91,9 @@ class Zygote:
         for p in cfg.get("sys_path", []):
             if p not in sys.path:
                 sys.path.append(p)
+        # The monitor read its library folders when it was imported, before the parent's
+        # sys_path arrived: a venv's site-packages (not the interpreter's own) is known only now.
+        monitor.refresh_library_dirs()
         try:
             importlib.import_module("timeout_decorator")  # pre-import for the children
         except Exception:

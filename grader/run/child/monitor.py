@@ -152,6 +152,12 @@ def _library_dirs() -> tuple[str, ...]:
 
 
 _LIB_DIRS = _library_dirs()
+
+
+def refresh_library_dirs() -> None:
+    """Re-read the library folders once the zygote's trusted sys.path is complete."""
+    global _LIB_DIRS
+    _LIB_DIRS = _library_dirs()
 _BuiltinMethod = type(len)
 _MethodDescriptor = type(str.join)
 
