@@ -108,15 +108,10 @@ class Matlab(Language):
 
     def ban_findings(self, source: str, filename: str, policy: "BanPolicy",
                      graded: Mapping[str, Sequence[str]], files: Mapping[str, bytes] | None = None) -> "list[Finding]":
-        from grader.static.bans import Finding
-
         every = dict(files) if files is not None else {filename: source.encode("utf-8")}
         layout = matlab_files.layout(every)
         found_as = {fn: next((n for n in names if n in layout.callable), names[0]) for fn, names in graded.items()}
-        return [Finding(rule="dynamic-code" if f.evasion else "banned-call", banned=f.banned, filename=f.file,
-                        line=f.line, col=f.col, source_line=f.source_line, functions=f.functions, evasion=f.evasion,
-                        message=f.message)
-                for f in matlab_bans.findings(every, layout, policy.names, found_as, policy.scope)]
+        return matlab_bans.findings(every, layout, policy.names, found_as, policy.scope)
 
 
 MATLAB = Matlab()

@@ -24,9 +24,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from grader.judge.verdict import Violation
 from grader.languages import matlab_files as mf
-from grader.spec.model import Spec
+from grader.static.bans import Finding
 
 #: Python qualified names (as specs write them) -> the MATLAB functions they stand for.
 MATLAB_NAMES: dict[str, tuple[str, ...]] = {
@@ -209,19 +208,6 @@ def _descendants(node: Any) -> Iterable[Any]:
 
 
 # ------------------------------------------------------------------ per graded function
-@dataclass(frozen=True)
-class Finding:
-    banned: str         # the spec's name (builtins.sum) or the dynamic construct
-    matlab: str
-    file: str
-    line: int
-    col: int
-    source_line: str
-    functions: tuple[str, ...]
-    evasion: bool
-    message: str
-
-
 def findings(files: Mapping[str, bytes], layout: mf.Layout, spec_names: Iterable[str],
              graded: Mapping[str, str], scope: str) -> list[Finding]:
     """Every use of a banned function (or dynamic code), with the graded functions it costs.
@@ -246,9 +232,9 @@ def findings(files: Mapping[str, bytes], layout: mf.Layout, spec_names: Iterable
             text = lines[use.line - 1].strip() if 0 < use.line <= len(lines) else ""
             if use.kind == "banned":
                 message = f"`{use.name}` is {use.how} in {file}; {use.name} is banned in this assignment ({banned[use.name]})."
-                out.append(Finding(banned[use.name], use.name, file, use.line, use.col, text, costs, False, message))
+                out.append(Finding("banned-call", banned[use.name], file, use.line, use.col, text, costs, False, message))
             else:
-                out.append(Finding(use.name, use.name, file, use.line, use.col, text, costs, True, f"{use.how} ({file})"))
+                out.append(Finding("dynamic-code", use.name, file, use.line, use.col, text, costs, True, f"{use.how} ({file})"))
     return out
 
 
@@ -289,26 +275,4 @@ def _reach(layout: mf.Layout, uses: Mapping[tuple[str, str], list[Use]], graded:
                     if target is not None:
                         todo.append(target)
         out[graded_name] = seen
-    return out
-
-
-def static_violations(spec: Spec, files: Mapping[str, bytes], layout: mf.Layout,
-                      found_as: Mapping[str, str]) -> dict[str, list[Violation]]:
-    """Graded function name -> the static violations that apply to it under its own policy."""
-    names = list(dict.fromkeys(n for fn in spec.functions for n in fn.bans.names))
-    out: dict[str, list[Violation]] = defaultdict(list)
-    for finding in findings(files, layout, names, found_as, spec.bans.scope):
-        for fn in spec.functions:
-            if fn.name not in finding.functions:
-                continue
-            policy = fn.bans
-            if not finding.evasion and finding.banned not in policy.names:
-                continue
-            if finding.evasion and not policy.names:
-                continue
-            counts = policy.penalty != "warn" and (not finding.evasion or policy.dynamic_code == "violation")
-            out[fn.name].append(Violation(
-                rule="dynamic-code" if finding.evasion else "banned-call", banned=finding.banned, layer="static",
-                line=finding.line, col=finding.col, source_line=finding.source_line, functions=finding.functions,
-                evasion=finding.evasion, counts=counts, message=finding.message))
     return out
