@@ -228,20 +228,26 @@ class Child:
         return deco
 
     def _cpu_alarm(self, t_limit: float) -> float:
-        """Interrupt CPU-bound code soon after its CPU time passes the limit.
+        """Interrupt CPU-bound code as soon as its CPU time passes the limit.
 
         CPU time, unlike wall time, does not grow when the machine is busy, so this stops
-        a hopelessly slow solution early without endangering one at half the limit; the
-        wall-clock timer stays as the backstop for code that sleeps or blocks.
+        a hopelessly slow solution at its limit (a timeout costs the limit, no more) without
+        endangering one that finishes under it; the wall-clock timer stays as the backstop
+        for code that sleeps or blocks. The kernel's itimer counts in ticks and fires up to
+        ~10% early (0.44 s of process time for 0.5 s): it is then re-armed for what is left.
         """
-        cap = 1.25 * t_limit + 0.05
+        start = time.process_time()
 
         def expire(signum: int, frame: object) -> None:
+            left = t_limit - (time.process_time() - start)
+            if left > 0:
+                signal.setitimer(signal.ITIMER_PROF, max(left, 0.002))
+                return
             raise _CallTimeout("CPU time limit")
 
         signal.signal(signal.SIGPROF, expire)
-        signal.setitimer(signal.ITIMER_PROF, cap)
-        return cap
+        signal.setitimer(signal.ITIMER_PROF, t_limit)
+        return t_limit
 
     def _cpu_alarm_off(self) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0)
@@ -404,7 +410,7 @@ class Child:
                     if watcher is not None:
                         watcher.__exit__(None, None, None)
             except _CallTimeout:
-                if time.process_time() - t0 >= cpu_cap * 0.95:
+                if time.process_time() - t0 >= cpu_cap:
                     res.update(status="timeout", detail=f"used more than {t_limit:g} s of CPU time")
                 else:
                     res.update(status="timeout", detail=f"stopped after {wall_limit:g} s of wall-clock time")
