@@ -257,21 +257,36 @@ class Session:
 
     def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None,
                      hard: float) -> tuple[bytes | None, str]:
-        """Wait for the reply line.  At the wall-clock backstop a call that is still gaining
-        CPU time but has not used its limit is only slowed by a busy machine: wait on (up to
-        ``hard`` seconds), so the verdict rests on CPU time; a call gaining none is blocked."""
+        """Wait for the reply line: (line, '') or (None, why).
+
+        The child's own alarm stops a call at its CPU limit; one that goes on past it (it
+        swallows the alarm) is stopped here, ``'cpu'``, as soon as the slot's measured CPU
+        time shows it, not at the wall-clock backstop 3 x the limit later. At the backstop
+        a call that is still gaining CPU time but has not used its limit is only slowed by
+        a busy machine: wait on (up to ``hard`` seconds), so the verdict rests on CPU time;
+        a call gaining none is blocked.
+        """
         t0 = time.monotonic()
         deadline = t0 + backstop
+        over = time_limit * 1.05 + 0.1      # the child's alarm had its chance to answer
         last = cpu0
+        wake = deadline if cpu0 is None else min(deadline, t0 + over)
         while True:
-            line, why = self._read_reply(deadline)
+            line, why = self._read_reply(wake)
             now_cpu = self._cpu_now() if why == "timeout" and cpu0 is not None else None
-            if now_cpu is None or last is None:
+            if now_cpu is None or cpu0 is None or last is None:
                 return line, why
+            if now_cpu - cpu0 > over:
+                return None, "cpu"
+            now = time.monotonic()
+            if now < deadline:   # CPU time grows no faster than wall time in a slot of one core
+                wake = min(deadline, now + max(0.1, over - (now_cpu - cpu0)))
+                continue
             progressing = now_cpu - last > 0.002
-            if not (progressing and cpu0 is not None and now_cpu - cpu0 < time_limit and time.monotonic() - t0 < hard):
+            if not (progressing and now_cpu - cpu0 < time_limit and now - t0 < hard):
                 return line, why
-            last, deadline = now_cpu, time.monotonic() + 0.5
+            last = now_cpu
+            wake = deadline = now + 0.5
 
     def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
                  hard: float = 0.0) -> tuple[dict[str, Any] | None, CallResult | None, float]:
@@ -283,9 +298,13 @@ class Session:
             used = self._cpu_now()      # before the kill: a killed tree's time is in flight to its reapers
             status = self._kill_child()
             self._restart = True
-            if why == "timeout":
+            if why in ("timeout", "cpu"):
                 charged = used - cpu0 if used is not None and cpu0 is not None else time_limit
                 self._cpu_used += charged
+                if why == "cpu":
+                    return None, CallResult("timeout", time_s=charged, wall_s=wall,
+                                            detail=f"used {charged:.2f} s of CPU time and went on past the "
+                                                   f"{time_limit:g} s limit; the process was killed"), wall
                 return None, CallResult("timeout", time_s=charged, wall_s=wall,
                                         detail=f"no answer within {wall:.1f} s of wall-clock time; the process "
                                                f"was killed{self._BACKSTOP_HINT}"), wall
