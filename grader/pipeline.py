@@ -13,7 +13,7 @@ from typing import Any, Sequence, cast
 
 from grader.judge.compare import JudgeContext
 from grader.judge.score import Observation, judge_case, score_function, total
-from grader.judge.timeouts import TimeoutStreak
+from grader.judge.timeouts import TimeoutRule
 from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, LoadResult, Sandbox
@@ -153,17 +153,22 @@ class FunctionGrader:
         hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
         # Public and hidden cases never share a process: whatever a submission keeps from a
         # hidden case (inputs in a global, a file) cannot come back out through a public one.
-        streak = TimeoutStreak(0)   # one count over both runs: a function stopped in public skips its hidden cases
-        load, calls, skipped = self._run_cases(submission, public or hidden, streak)
+        # The consecutive-timeout rule is the parent's: one count over both sessions.
+        rule = TimeoutRule(self.spec.functions)
+        load, calls, skipped = self._run_cases(submission, public or hidden, rule)
         if not load.ok:
             errors.append(load_error(load, source, submission.main, parses_as_python=".py" in language.suffixes))
             return self._without_running(submission, errors, started, "not run: the file could not be loaded (see above)",
                                          stdout=load.stdout)
         if public and hidden:
-            hidden_load, hidden_calls, hidden_skipped = self._run_cases(submission, hidden, streak)
-            calls.update(hidden_calls if hidden_load.ok else
-                         {id(p): _unloaded(hidden_load) for p in hidden})
-            skipped.update(hidden_skipped if hidden_load.ok else {})
+            skipped |= {id(p) for p in hidden if rule.stopped(p.case.function)}
+            left = [p for p in hidden if id(p) not in skipped
+                    and find_function(self._function(p.case.function), load.names)[0] is not None]
+            if left:   # a submission whose every function was stopped opens no second session
+                hidden_load, hidden_calls, hidden_skipped = self._run_cases(submission, left, rule)
+                calls.update(hidden_calls if hidden_load.ok else
+                             {id(p): _unloaded(hidden_load) for p in left})
+                skipped |= hidden_skipped if hidden_load.ok else set()
         functions, tests = {}, []
         for fn in self.spec.functions:
             taken = [n for other in self.spec.functions if other is not fn for n in other.accepted_names]
@@ -175,9 +180,10 @@ class FunctionGrader:
                 fn_tests = _not_run(fn, planned, f"not run: {missing}", lambda p, fn=fn: self.context(fn, p))
             else:
                 fn_tests = []
+                not_run = rule.skipped(fn.name, sum(id(p) in skipped for p in planned))
                 for p in planned:
                     if id(p) in skipped:   # the consecutive-timeout rule: a timeout, with the reason
-                        fn_tests.append(judge_case(fn, p.case, p.expected, skipped[id(p)], self.context(fn, p)))
+                        fn_tests.append(judge_case(fn, p.case, p.expected, not_run, self.context(fn, p)))
                         continue
                     call = calls[id(p)]
                     fn_violations += runtime_violations(call, fn, p.case.name)
@@ -189,15 +195,18 @@ class FunctionGrader:
         return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
                      duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
 
-    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], streak: TimeoutStreak
-                   ) -> tuple[LoadResult, dict[int, CallResult], dict[int, Observation]]:
+    def _function(self, name: str) -> FunctionSpec:
+        return next(fn for fn in self.spec.functions if fn.name == name)
+
+    def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], rule: TimeoutRule
+                   ) -> tuple[LoadResult, dict[int, CallResult], set[int]]:
         """Load the submission in a fresh session and run ``planned`` there, one case at a time;
-        cases skipped by the consecutive-timeout rule come back apart, as what they report."""
+        the cases the consecutive-timeout rule skipped come back apart, by id."""
         language = submission.lang
         watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) \
             if language.runtime_bans else []
         calls: dict[int, CallResult] = {}
-        skipped: dict[int, Observation] = {}
+        skipped: set[int] = set()
         assert submission.main is not None
         with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
             if not session.load.ok:
@@ -206,40 +215,35 @@ class FunctionGrader:
                 found_as, _ = find_function(fn, session.load.names)
                 mine = [p for p in planned if p.case.function == fn.name]
                 if found_as is None:
-                    streak.reset()
+                    rule.missing(fn.name)
                 if found_as is None or not mine:
                     continue
-                streak.limit = fn.stop_after_timeouts
-                if fn.name in streak.stopped:
-                    skipped.update((id(p), streak.skipped(fn.name, len(mine))) for p in mine)
-                    continue
+                rule.begin(fn.name)
                 # The tripwires cost nothing until a banned callable is called: every case is watched.
                 watched = bool(watch) and bool(fn.bans.names) and fn.bans.runtime != "off"
-                options: dict[str, Any] = {"stop": streak.should_stop}
+                options: dict[str, Any] = {"stop": lambda results, name=fn.name: rule.should_stop(name, results)}
                 if language.wants_expected:
                     options["expected"] = [p.expected for p in mine]
                 if fn.state == "fresh":
-                    results = self._fresh_calls(submission, found_as, mine, watch, watched, streak)
+                    results = self._fresh_calls(submission, found_as, mine, watch, watched, rule)
                 else:
                     results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
                                                 watch=watched, **options)
                 calls.update((id(p), r) for p, r in zip(mine, results))
                 rest = mine[len(results):]
-                skipped.update((id(p), streak.skipped(fn.name, len(rest))) for p in rest)
-                if rest or streak.should_stop(results):
-                    streak.stopped.add(fn.name)
-                streak.finish(results, len(rest))
+                skipped.update(id(p) for p in rest)
+                rule.finish(fn.name, results, len(rest))
             return session.load, calls, skipped
 
     def _fresh_calls(self, submission: Submission, found_as: str, mine: Sequence[PlannedCase], watch: list[str],
-                     watched: bool, streak: TimeoutStreak) -> list[CallResult]:
+                     watched: bool, rule: TimeoutRule) -> list[CallResult]:
         """``state: fresh``: each case in a session of its own, so module-level state left by
         one unrelated case never reaches the next (a game player that remembers its game)."""
         language = submission.lang
         assert submission.main is not None
         results: list[CallResult] = []
         for p in mine:
-            if results and streak.should_stop(results):
+            if results and rule.should_stop(p.case.function, results):
                 break
             options: dict[str, Any] = {"expected": [p.expected]} if language.wants_expected else {}
             with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as fresh:
