@@ -5,9 +5,10 @@ have played least so far (ties broken by the seeded generator) in a shuffled sea
 with fewer, every entrant sits and the bots fill the empty seats (a bot may take two seats).  Game ``g`` has its own seed,
 derived from the tournament seed and ``g`` alone, so any game can be replayed on its own.
 
-Each worker (``--jobs``) is a thread that owns an :class:`Arena`: its own sandbox slots, one
-live session per slot, a student's session kept alive for as long as the slot is not needed
-for somebody else (least recently seated goes first).  The seats of a game may think at the
+Each worker (``--jobs``) is a thread, alive for the whole tournament, that owns an
+:class:`Arena`: its own sandbox slots, one live session per slot, a student's session kept
+alive for as long as the slot is not needed for somebody else (least recently seated goes
+first).  The seats of a game may think at the
 same time (they are separate processes), which is where most of the speed comes from.
 Results are deterministic for players whose answers depend only on their arguments, as the
 handout requires; a player keeping state between calls may see games in another order with
@@ -221,9 +222,38 @@ def bot_entrants(names: Sequence[str]) -> list[Entrant]:
     return [Entrant(BOT_PREFIX + n) for n in names]
 
 
+class _Worker:
+    """An arena's own thread, alive as long as the tables are.
+
+    bubblewrap's ``--die-with-parent`` is a parent-death signal, and Linux sends it when the
+    *thread* that started the sandbox exits, not the process: a zygote opened from a thread
+    that ends with its round would be killed under its live sessions, and each student's
+    next call would be scored as a crash.  So every game of an arena, in every round, runs
+    on the one thread that opened its sessions."""
+
+    def __init__(self, arena: Arena, name: str):
+        self.arena = arena
+        self.todo: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self.thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            job = self.todo.get()
+            if job is None:
+                return
+            job()
+
+    def stop(self) -> None:
+        """Close the arena's sessions on its own thread, then end the thread."""
+        self.todo.put(self.arena.close)
+        self.todo.put(None)
+        self.thread.join()
+
+
 class Tables:
-    """The workers of a tournament (``jobs`` arenas of ``capacity`` slots each), kept for all
-    its rounds so that sessions stay warm between them."""
+    """The workers of a tournament (``jobs`` arenas of ``capacity`` slots each, each on its
+    own thread), kept for all its rounds so that sessions stay warm between them."""
 
     def __init__(self, entrants: Sequence[Entrant], game: Game, config: TournamentSpec, open_session: SessionFactory,
                  *, jobs: int = 1, capacity: int = 0):
@@ -232,6 +262,13 @@ class Tables:
         self.game, self.config = game, config
         self.arenas = [Arena(by_id, open_session, game, first_slot=FIRST_SLOT + 1 + i * width, capacity=capacity)
                        for i in range(max(1, jobs))]
+        self._workers: list[_Worker] = []
+
+    def _worker(self, i: int) -> _Worker:
+        while len(self._workers) <= i:
+            n = len(self._workers)
+            self._workers.append(_Worker(self.arenas[n], f"tournament-{n}"))
+        return self._workers[i]
 
     def run(self, seatings: Sequence[Seating], on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
         """Play every seating; records in game order."""
@@ -242,7 +279,7 @@ class Tables:
         failures: list[BaseException] = []
         lock = threading.Lock()
 
-        def worker(arena: Arena) -> None:
+        def play(arena: Arena, done: threading.Semaphore) -> None:
             try:
                 while not failures:
                     try:
@@ -256,21 +293,24 @@ class Tables:
                             on_game(record)
             except BaseException as exc:  # reported by the caller's thread, never lost
                 failures.append(exc)
+            finally:
+                done.release()
 
-        busy = self.arenas[: max(1, min(len(self.arenas), len(seatings)))]
-        if len(busy) == 1:
-            worker(busy[0])
-        else:
-            threads = [threading.Thread(target=worker, args=(a,), name=f"tournament-{i}", daemon=True) for i, a in enumerate(busy)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+        busy = max(1, min(len(self.arenas), len(seatings)))
+        done = threading.Semaphore(0)
+        for i in range(busy):
+            worker = self._worker(i)
+            worker.todo.put(lambda arena=worker.arena: play(arena, done))
+        for _ in range(busy):
+            done.acquire()
         if failures:
             raise failures[0]
         return sorted(records, key=lambda r: r.game)
 
     def close(self) -> None:
+        for worker in self._workers:
+            worker.stop()
+        self._workers.clear()
         for arena in self.arenas:
             arena.close()
 
