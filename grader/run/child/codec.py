@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 MAX_LINE_BYTES = 4 * 1024 * 1024
+_STR = {str}
 # |n| < 10**4300 is checked cheaply through the bit length first.
 _MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219280948873626) + 1
 
@@ -97,6 +98,8 @@ def encode(value: Any, _depth: int = 0) -> Any:
         return value
     d = _depth + 1
     if t is list:
+        if {*map(type, value)} <= _STR:  # the common list of strings (a hand): no call per item
+            return list(value)
         return [encode(v, d) for v in value]
     if t is tuple:
         return {"t": [encode(v, d) for v in value]}
@@ -154,6 +157,8 @@ def decode(obj: Any, _depth: int = 0) -> Any:
         return obj
     d = _depth + 1
     if t is list:
+        if {*map(type, obj)} <= _STR:
+            return list(obj)
         return [decode(v, d) for v in obj]
     if t is dict:
         if len(obj) != 1:
