@@ -16,6 +16,7 @@ handout requires; a player keeping state between calls may see games in another 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import queue
 import random
@@ -300,7 +301,7 @@ class Tables:
         done = threading.Semaphore(0)
         for i in range(busy):
             worker = self._worker(i)
-            worker.todo.put(lambda arena=worker.arena: play(arena, done))
+            worker.todo.put(functools.partial(play, worker.arena, done))
         for _ in range(busy):
             done.acquire()
         if failures:
