@@ -44,8 +44,11 @@ def _exception_line(exc: Any) -> str:
     return lines[-1].strip() if lines else ""
 
 
-def reply_from_call(result: Any) -> Reply:
-    """Turn a sandbox ``CallResult`` into a :class:`Reply` (the one place this happens)."""
+def reply_from_call(result: Any, seen_s: float | None = None) -> Reply:
+    """Turn a sandbox ``CallResult`` into a :class:`Reply` (the one place this happens).
+
+    ``seen_s``: how long the grader saw the call take, from sending it to reading its answer
+    (an upper bound: the seats of a game are read one after the other)."""
     raw = getattr(result, "status", "protocol")
     status = cast(Status, raw if raw in ("ok", "error", "timeout", "crashed", "protocol") else "protocol")
     detail = ""
@@ -53,10 +56,14 @@ def reply_from_call(result: Any) -> Reply:
         detail = _exception_line(getattr(result, "exception", None)) or str(getattr(result, "detail", "") or "")
     elif status != "ok":
         detail = str(getattr(result, "detail", "") or status)
-    # Wall-clock time of the call as measured in the child: CPU time is too coarse for ~0.1 ms moves.
-    elapsed = getattr(result, "wall_s", None) or getattr(result, "time_s", None) or 0.0
+    # The time charged to the seat's game budget is never the player's word alone: the child's
+    # wall-clock figure (fine-grained, for ~0.1 ms moves) counts only up to what the grader saw,
+    # and never below the CPU time the kernel counted for the session (``time_s``).
+    measured = float(getattr(result, "time_s", 0.0) or 0.0)
+    claimed = float(getattr(result, "wall_s", 0.0) or 0.0)
+    elapsed = max(measured, claimed if seen_s is None else min(claimed, seen_s))
     return Reply(status=status, value=getattr(result, "value", None) if status == "ok" else None,
-                 time_s=float(elapsed), detail=short(detail))
+                 time_s=elapsed, detail=short(detail))
 
 
 class SessionPlayer:
@@ -71,8 +78,14 @@ class SessionPlayer:
         pass
 
     def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
+        sent = time.perf_counter()
         wait = self.session.start_call(self.names[role], list(args), time_limit=time_limit)
-        return lambda: reply_from_call(wait())
+
+        def finish() -> Reply:
+            result = wait()
+            return reply_from_call(result, time.perf_counter() - sent)
+
+        return finish
 
 
 class BotPlayer:
