@@ -5,11 +5,10 @@ import dataclasses
 
 import pytest
 
-from grader.programs import sandbox
+from grader.languages import Build, get_language
+from grader.languages.base import decode_legacy as decode_source
 from grader.programs.plugin import Stop
 from grader.programs.session import drive, find_crash
-from grader.programs.spec import LanguageSpec
-from grader.programs.toolchain import build, decode_source
 from grader.run.sandbox import Limits
 
 from conftest import ROOT
@@ -29,7 +28,8 @@ class Recorder:
 
 def _run(files, argv, player, *, java=False, step_s=4.0):
     limits = dataclasses.replace(Limits(), memory_mb=4096 if java else 512, nproc=200 if java else Limits().nproc)
-    program = sandbox.spawn(argv, files, limits=limits, binds=sandbox.binds_for("java" if java else "python"))
+    language = get_language("java" if java else "python")
+    program = language.spawn(Build(dict(files), list(argv), argv[-1]), limits=limits)
     try:
         return drive(program, player, step_s=step_s, session_s=30, max_inputs=50)
     finally:
@@ -94,10 +94,11 @@ JAVA = """public class Main {
 """
 
 
+JAVA_LIMITS = dataclasses.replace(Limits(), memory_mb=4096, nproc=200)
+
+
 def test_java_reading_from_one_of_many_threads_is_seen():
-    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096)
-    built = build(java, {"Main.java": JAVA.encode()}, timeout=60,
-                  limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    built = get_language("java").build({"Main.java": JAVA.encode()}, "Main.java", limits=JAVA_LIMITS)
     assert not built.errors, built.output
     player = Recorder(["12"])
     transcript = _run(built.files, built.argv, player, java=True)
@@ -117,18 +118,18 @@ def test_a_bom_is_dropped():
 
 
 def test_a_missing_course_library_is_named():
-    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096,
-                        (ROOT / "reference" / "lib" / "StdIn.java",))
     source = b"public class P { public static void main(String[] a) { StdOut.println(StdIn.readInt()); } }"
-    built = build(java, {"P.java": source}, timeout=60, limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    built = get_language("java").build({"P.java": source}, "P.java", limits=JAVA_LIMITS,
+                                       libraries=(ROOT / "reference" / "lib" / "StdIn.java",))
     assert built.errors[0].message == "StdOut is not part of the submission or the course libraries"
     assert all("StdIn is not" not in e.message for e in built.errors)
 
 
 def test_helper_classes_and_the_main_class_are_found():
-    java = LanguageSpec("java", ("java", "-cp", "{classpath}", "{class}"), ("javac", "-encoding", "UTF-8"), 4096)
+    java = get_language("java")
     files = {"cards.java": b"public class Cards { static int points() { return 10; } }",
              "game.java": b"// no main here: main(String[] args)\npublic class Game {\n"
                           b"    public static void main(String[] args) { System.out.println(Cards.points()); }\n}\n"}
-    built = build(java, files, timeout=60, limits=dataclasses.replace(Limits(), memory_mb=4096, nproc=200))
+    main = java.program_main(files)
+    built = java.build(files, main, limits=JAVA_LIMITS)
     assert not built.errors and built.main_file == "game.java" and built.argv[-1] == "Game"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
@@ -62,9 +62,11 @@ class NotSupported(NotImplementedError):
 class BuildError:
     message: str
     line: int | None = None
+    file: str = ""      # the student's file it is in, when not the main file ("": none, or the main file)
 
-    def describe(self, main_file: str) -> str:
-        where = f"{main_file}, line {self.line}: " if self.line else f"{main_file}: "
+    def describe(self, main_file: str = "") -> str:
+        file = self.file or main_file
+        where = f"{file}, line {self.line}: " if self.line and file else (f"{file}: " if file else "")
         return f"does not compile: {where}{self.message}"
 
 
@@ -77,6 +79,10 @@ class Build:
     main_file: str
     errors: list[BuildError] = field(default_factory=list)
     output: str = ""
+    #: The student's files as the text they wrote (decoded once; what style checks and feedback read).
+    sources: dict[str, str] = field(default_factory=dict)
+    #: File -> code page, for the files that were not UTF-8 (shown in the feedback).
+    encodings: dict[str, str] = field(default_factory=dict)
 
 
 class FunctionSession(Protocol):
@@ -171,9 +177,24 @@ class Language:
 
     # ---------------------------------------------------------------- build and run
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
-              limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0) -> Build:
-        """Make the submission runnable; the default runs the main file as it is."""
-        return Build(files=dict(files), argv=fill(run or self.default_run, main=main), main_file=main)
+              limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0,
+              libraries: Sequence[Path] = ()) -> Build:
+        """Make the submission runnable (with the course's ``libraries``); the default runs the main file as it is.
+
+        A program's randomness: the engine puts ``GRADER_SEED`` (one number per case) in every program's
+        environment; a language that can seed its programs' random numbers from it does so in its build.
+        """
+        runnable = {**{lib.name: lib.read_bytes() for lib in libraries}, **files}
+        return Build(files=runnable, argv=fill(run or self.default_run, main=main), main_file=main,
+                     sources={name: decode_legacy(data)[0] for name, data in files.items() if self.owns(name)})
+
+    def program_main(self, files: Mapping[str, bytes]) -> str | None:
+        """The file that starts a console program among a submission's files (None: none of this language).
+
+        The one :meth:`find_main` names, else the first of the language's files by name.
+        """
+        own = sorted(name for name in files if self.owns(name))
+        return (self.find_main(files) or own[0]) if own else None
 
     def require(self) -> None:
         """Raise a GraderError saying what to install when this machine cannot run the language (default: it can)."""

@@ -1,10 +1,16 @@
-"""Python: loaded by the sandbox's own harness, which serves calls; run as ``python3 -u`` as a program."""
+"""Python: loaded by the sandbox's own harness, which serves calls; run as ``python3 -u`` as a program.
+
+A program runs under a small launcher (``python_seed.py``, shipped into its scratch folder) that
+seeds ``random`` from the case's ``GRADER_SEED``, so a program that deals its own cards deals the
+same ones on every grading.
+"""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager, Mapping, Sequence
 
-from .base import Build, BuildError, FunctionSession, Language, fill
+from .base import Build, BuildError, FunctionSession, Language, decode_legacy, fill
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile, Limits
@@ -14,15 +20,29 @@ if TYPE_CHECKING:
     from grader.static.style import Source
 
 
-def syntax_error(name: str, source: bytes) -> BuildError | None:
+#: The launcher's name in the program's scratch folder (``{seed_launcher}`` in a run command).
+SEED_LAUNCHER = "_grader_seed.py"
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+
+def syntax_error(name: str, source: bytes | str) -> BuildError | None:
     """A syntax error, found without running anything (compile() only parses)."""
     try:
         compile(source, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return BuildError(f"{type(exc).__name__}: {exc.msg}", exc.lineno)
+        return BuildError(f"{type(exc).__name__}: {exc.msg}", exc.lineno, name)
     except ValueError as exc:  # e.g. null bytes
-        return BuildError(str(exc))
+        return BuildError(str(exc), None, name)
     return None
+
+
+def _strip_cookie(text: str) -> str:
+    """A coding cookie names the old encoding; the file is passed on as UTF-8."""
+    lines = text.split("\n")
+    for i in range(min(2, len(lines))):
+        if _COOKIE.match(lines[i]):
+            lines[i] = "# (encoding declaration removed by the grader: the file is passed on as UTF-8)"
+    return "\n".join(lines)
 
 
 class Python(Language):
@@ -31,15 +51,28 @@ class Python(Language):
     suffixes = (".py",)
     serves_functions = True
     runtime_bans = True
-    default_run = ("python3", "-u", "{main}")
+    default_run = ("python3", "-u", "{seed_launcher}", "{main}")
     entry_point = re.compile(rb"__name__\s*==\s*['\"]__main__['\"]")
 
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
-              limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0) -> Build:
-        """Nothing to compile: a syntax check, so a broken file is reported with its line before it runs."""
-        error = syntax_error(main, files[main])
-        return Build(files=dict(files), argv=fill(run or self.default_run, main=main), main_file=main,
-                     errors=[error] if error else [])
+              limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0,
+              libraries: Sequence[Path] = ()) -> Build:
+        """Nothing to compile: every file decoded (legacy code pages too) and passed on as UTF-8, with the
+        course's libraries and the seeding launcher; a syntax check, so a broken file is reported with its
+        line before it runs."""
+        sources: dict[str, str] = {}
+        encodings: dict[str, str] = {}
+        for name in sorted(n for n in files if self.owns(n)):
+            sources[name], encoding = decode_legacy(files[name])
+            if encoding not in ("utf-8", "utf-8-sig"):
+                encodings[name] = encoding
+        runnable = {name: _strip_cookie(text).encode("utf-8") for name, text in sources.items()}
+        for library in libraries:
+            runnable.setdefault(library.name, library.read_bytes())
+        runnable[SEED_LAUNCHER] = (Path(__file__).parent / "python_seed.py").read_bytes()
+        errors = [e for e in (syntax_error(name, text) for name, text in sources.items()) if e]
+        return Build(files=runnable, argv=fill(run or self.default_run, main=main, seed_launcher=SEED_LAUNCHER),
+                     main_file=main, errors=errors, sources=sources, encodings=encodings)
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
                      watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:

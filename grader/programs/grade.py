@@ -14,14 +14,14 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from grader.judge.verdict import FunctionResult, SubmissionError, SubmissionResult, TestResult
+from grader.languages import Build, Language, get_language
+from grader.run.sandbox import IsolationProfile, Limits, probe
 from grader.spec.loader import load_trusted_module
 from grader.static.style import check_style
 
-from . import sandbox
 from .plugin import CaseRun, Context, Judgement, Plugin, load_plugin
 from .session import find_crash, drive
 from .spec import LanguageSpec, ProgramSpec, of_spec, reference_path
-from .toolchain import Build, build, detect
 
 FIXED_CRITERIA = ("speed", "style")
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1",
@@ -33,16 +33,39 @@ def case_seed(case: Mapping[str, Any]) -> int:
     return int(case["seed"]) if "seed" in case else zlib.crc32(str(case["name"]).encode())
 
 
+def detect(files: Mapping[str, bytes], languages: Mapping[str, LanguageSpec]) -> tuple[Language, str] | None:
+    """The submission's language (the first of the spec's that owns one of its files) and its main file."""
+    for name in languages:
+        language = get_language(name)
+        main = language.program_main(files)
+        if main is not None:
+            return language, main
+    return None
+
+
+def build(language: Language, setup: LanguageSpec, files: Mapping[str, bytes], main: str, *, program: ProgramSpec,
+          limits: Limits | None, profile: IsolationProfile | None) -> Build:
+    """The language's build with the spec's commands and course libraries."""
+    return language.build(files, main, command=setup.build, run=setup.run, libraries=setup.libraries,
+                          limits=_limits(limits, program, setup, cpu_s=program.compile_s), profile=profile,
+                          timeout=program.compile_s)
+
+
+def _limits(base: Limits | None, program: ProgramSpec, setup: LanguageSpec, *, cpu_s: float) -> Limits:
+    """The spec's limits on top of the pipeline's (the pipeline's may be None)."""
+    return dataclasses.replace(base or Limits(), memory_mb=setup.memory_mb or program.memory_mb,
+                               output_bytes=program.output_kb * 1024, cpu_s=int(cpu_s) + 1)
+
+
 class _Runner:
     """Runs the cases of one build (a submission's or the reference's) through the sandbox."""
 
-    def __init__(self, program: ProgramSpec, language: LanguageSpec, built: Build, limits: Any, profile: Any):
+    def __init__(self, program: ProgramSpec, language: Language, setup: LanguageSpec, built: Build,
+                 limits: Limits | None, profile: IsolationProfile | None):
         self.program = program
+        self.language = language
         self.built = built
-        self.binds = sandbox.binds_for(language.name)
-        memory = language.memory_mb or program.memory_mb
-        self.limits = sandbox.limits_for(limits, memory_mb=memory, output_bytes=program.output_kb * 1024,
-                                         cpu_s=int(program.session_s) + 1)
+        self.limits = _limits(limits, program, setup, cpu_s=program.session_s)
         self.profile = profile
 
     def run(self, plugin: Plugin, case: Mapping[str, Any], ctx: Context, *, own_inputs_only: bool = False) -> CaseRun:
@@ -50,8 +73,7 @@ class _Runner:
         if own_inputs_only:
             play.files, play.env = {}, {}
         env = {**BASE_ENV, "GRADER_SEED": str(case_seed(case)), **play.env}
-        process = sandbox.spawn(self.built.argv, {**self.built.files, **play.files}, limits=self.limits,
-                                binds=self.binds, env=env, profile=self.profile)
+        process = self.language.spawn(self.built, limits=self.limits, env=env, profile=self.profile, files=play.files)
         try:
             transcript = drive(process, play.player, step_s=self.program.step_s,
                                session_s=self.program.session_s, max_inputs=self.program.inputs)
@@ -60,9 +82,9 @@ class _Runner:
         return CaseRun(case, transcript, find_crash(transcript, set(self.built.sources)), play.player)
 
 
-def _context(program: ProgramSpec, plugin: Plugin, reference: Any, built: Build) -> Context:
+def _context(program: ProgramSpec, plugin: Plugin, reference: Any, language: Language, built: Build) -> Context:
     points = {name: program.weights.get(name, 0.0) for name in plugin.criteria}
-    return Context(reference, program.options, points, built.language, built.main_file, built.sources)
+    return Context(reference, program.options, points, language.name, built.main_file, built.sources)
 
 
 def _cases_for(program: ProgramSpec, public_only: bool) -> ProgramSpec:
@@ -81,11 +103,11 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
     program = _cases_for(of_spec(spec), public_only)
     plugin = load_plugin(program.plugin)
     ref = reference_path(spec)
-    python = program.languages.get("python") or LanguageSpec("python", ("python3", "-u", "{seed_launcher}", "{main}"))
-    built = build(dataclasses.replace(python, libraries=()), {ref.name: ref.read_bytes()}, timeout=program.compile_s,
-                  limits=_build_limits(program, python, None), profile=None)
-    runner = _Runner(program, python, built, None, None)
-    ctx = _context(program, plugin, load_trusted_module(ref, "reference"), built)
+    python = get_language("python")
+    setup = dataclasses.replace(program.languages.get("python") or LanguageSpec("python", python.default_run), libraries=())
+    built = build(python, setup, {ref.name: ref.read_bytes()}, ref.name, program=program, limits=None, profile=None)
+    runner = _Runner(program, python, setup, built, None, None)
+    ctx = _context(program, plugin, load_trusted_module(ref, "reference"), python, built)
     # The reference is timed with no files or environment from the plug-in (no fixed decks, say): it does all its own
     # work, as the students' programs do, so that a program as fast as the reference is within the full-points ratio.
     return tuple(runner.run(plugin, case, ctx, own_inputs_only=True).transcript.cpu_s
@@ -104,8 +126,8 @@ def speed_score(student: Sequence[float], reference: Sequence[float], factors: t
                             "max_score": points}
 
 
-def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, limits: Any = None,
-                  profile: Any = None, public_only: bool = False) -> SubmissionResult:
+def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, limits: Limits | None = None,
+                  profile: IsolationProfile | None = None, public_only: bool = False) -> SubmissionResult:
     """Grade one submission of a ``kind: program`` spec (only its public cases for a self-check)."""
     started = time.monotonic()
     program = _cases_for(of_spec(spec), public_only)
@@ -113,39 +135,35 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
     criteria = (*plugin.criteria, *FIXED_CRITERIA)
     digest = hashlib.sha256(b"".join(name.encode() + b"\0" + files[name] for name in sorted(files))).hexdigest()[:16]
     base = dict(submission=submission_id, assignment=spec.assignment, max_score=program.max_score,
-                spec_digest=getattr(spec, "digest", ""), submission_digest=digest, isolation=sandbox.isolation(profile))
+                spec_digest=getattr(spec, "digest", ""), submission_digest=digest,
+                isolation=(profile or probe()).describe())
     finish = _Finisher(base, started, program, criteria)
     detected = detect(files, program.languages)
     if detected is None:
-        wanted = " or ".join(f"*.{'py' if n == 'python' else n}" for n in program.languages)
+        wanted = " or ".join(f"*{suffix}" for name in program.languages for suffix in get_language(name).suffixes)
         return finish({}, [], errors=[SubmissionError("missing-file", f"no program file found: hand in {wanted}")])
-    language = program.languages[detected[0]]
-    built = build(language, files, timeout=program.compile_s, limits=_build_limits(program, language, limits),
-                  profile=profile)
-    style = check_style(built.language, built.main_file, built.sources[built.main_file], program.style,
+    language, main = detected
+    setup = program.languages[language.name]
+    built = build(language, setup, files, main, program=program, limits=limits, profile=profile)
+    style = check_style(language.name, built.main_file, built.sources[built.main_file], program.style,
                         program.weights.get("style", 0.0))
-    extra: dict[str, Any] = {"language": built.language, "main_file": built.main_file, "style": style.to_json()}
+    extra: dict[str, Any] = {"language": language.name, "main_file": built.main_file, "style": style.to_json()}
     if built.encodings:
         extra["encodings"] = dict(built.encodings)
     if built.errors:
         return _compile_error(finish, program, built, extra)
-    ctx = _context(program, plugin, load_trusted_module(reference_path(spec), "reference"), built)
-    runner = _Runner(program, language, built, limits, profile)
+    ctx = _context(program, plugin, load_trusted_module(reference_path(spec), "reference"), language, built)
+    runner = _Runner(program, language, setup, built, limits, profile)
     runs = [runner.run(plugin, case, ctx) for case in program.cases]
     judgement = plugin.judge(runs, ctx)
     tests = list(judgement.tests)
-    speed, speed_test = _speed(spec, program, built.language, runs, public_only)
+    speed, speed_test = _speed(spec, program, language.name, runs, public_only)
     extra["speed"] = speed
     tests.append(speed_test)
     tests.extend(style.tests())
     scores = {**judgement.scores, "speed": speed["score"], "style": style.score}
     errors, forced = _penalties(program, runs, judgement, extra)
     return finish(scores, tests, errors=errors, extra=extra, forced=forced)
-
-
-def _build_limits(program: ProgramSpec, language: LanguageSpec, limits: Any) -> sandbox.Limits:
-    return sandbox.limits_for(limits, memory_mb=language.memory_mb or program.memory_mb,
-                              output_bytes=program.output_kb * 1024, cpu_s=int(program.compile_s) + 1)
 
 
 def _compile_error(finish: "_Finisher", program: ProgramSpec, built: Build, extra: dict[str, Any]) -> SubmissionResult:

@@ -1,6 +1,6 @@
 """Launcher run *inside* the sandbox before a Python program: seeds its randomness.
 
-``python3 -u seed_random.py main.py`` seeds the ``random`` module from ``GRADER_SEED``
+``python3 -u _grader_seed.py main.py`` seeds the ``random`` module from ``GRADER_SEED``
 and gives every ``random.Random()`` made without a seed the next number of the same
 seeded sequence, then runs ``main.py`` as ``__main__``. The same case then deals the
 same cards on every run, so a self-shuffling program grades the same way five times.
