@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
@@ -30,6 +31,7 @@ _WON = re.compile(r"\byou\b[^.!]*?\b(won|win|winning|gain)\b")
 _LOST = re.compile(r"\byou\b[^.!]*?\b(lost|lose)\b")
 
 
+@lru_cache(maxsize=8192)      # a session repeats the same few dozen lines: read each once per grader
 def normalize(line: str) -> str:
     """Lower case, single spaces, no space before ':' '.' '!'."""
     text = " ".join(line.replace("\t", " ").split()).lower()
@@ -42,7 +44,12 @@ def card_name(rank: str, suit: str) -> str:
 
 
 def find_cards(line: str) -> list[str]:
-    return [card_name(rank, suit) for rank, suit in _CARD.findall(line)]
+    return list(_cards_in(line))
+
+
+@lru_cache(maxsize=8192)
+def _cards_in(line: str) -> tuple[str, ...]:
+    return tuple(card_name(rank, suit) for rank, suit in _CARD.findall(line))
 
 
 def card_points(card: str) -> int:
@@ -68,6 +75,7 @@ def amount(line: str) -> float | None:
     return numbers[-1] if numbers else None
 
 
+@lru_cache(maxsize=8192)
 def classify_result(line: str) -> tuple[str, int] | None:
     """(kind, sign of the player's money) of a line that settles a game, else None."""
     text = normalize(line)

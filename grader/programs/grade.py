@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -24,6 +26,9 @@ from .session import find_crash, drive
 from .spec import LanguageSpec, ProgramSpec, of_spec, reference_path
 
 FIXED_CRITERIA = ("speed", "style")
+#: Cases of one submission played at once: they are independent sessions, and a program spends most of a
+#: session waiting for its next answer or starting up (a JVM), so two at a time halve the wait on two cores.
+CASE_JOBS = max(1, min(2, os.cpu_count() or 1))
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1",
             "PYTHONIOENCODING": "utf-8"}
 
@@ -68,6 +73,14 @@ class _Runner:
         self.limits = _limits(limits, program, setup, cpu_s=program.session_s)
         self.profile = profile
 
+    def run_all(self, plugin: Plugin, cases: Sequence[Mapping[str, Any]], ctx: Context, *,
+                own_inputs_only: bool = False) -> list[CaseRun]:
+        """Every case, CASE_JOBS at a time, in the cases' order."""
+        if CASE_JOBS == 1 or len(cases) < 2:
+            return [self.run(plugin, case, ctx, own_inputs_only=own_inputs_only) for case in cases]
+        with ThreadPoolExecutor(CASE_JOBS, thread_name_prefix="case") as pool:
+            return list(pool.map(lambda case: self.run(plugin, case, ctx, own_inputs_only=own_inputs_only), cases))
+
     def run(self, plugin: Plugin, case: Mapping[str, Any], ctx: Context, *, own_inputs_only: bool = False) -> CaseRun:
         play = plugin.start(case, ctx)
         if own_inputs_only:
@@ -110,8 +123,8 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
     ctx = _context(program, plugin, load_trusted_module(ref, "reference"), python, built)
     # The reference is timed with no files or environment from the plug-in (no fixed decks, say): it does all its own
     # work, as the students' programs do, so that a program as fast as the reference is within the full-points ratio.
-    return tuple(runner.run(plugin, case, ctx, own_inputs_only=True).transcript.cpu_s
-                 for case in program.cases if case.get("timed", True))
+    timed = [case for case in program.cases if case.get("timed", True)]
+    return tuple(run.transcript.cpu_s for run in runner.run_all(plugin, timed, ctx, own_inputs_only=True))
 
 
 def speed_score(student: Sequence[float], reference: Sequence[float], factors: tuple[float, float],
@@ -154,7 +167,7 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
         return _compile_error(finish, program, built, extra)
     ctx = _context(program, plugin, load_trusted_module(reference_path(spec), "reference"), language, built)
     runner = _Runner(program, language, setup, built, limits, profile)
-    runs = [runner.run(plugin, case, ctx) for case in program.cases]
+    runs = runner.run_all(plugin, program.cases, ctx)
     judgement = plugin.judge(runs, ctx)
     tests = list(judgement.tests)
     speed, speed_test = _speed(spec, program, language.name, runs, public_only)

@@ -3,6 +3,7 @@ package graderseed;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.SplittableRandom;
 
 /**
  * The grader's stand-in for a program's unseeded randomness (compiled with the program; never the student's code).
@@ -15,7 +16,8 @@ import java.util.Random;
 public final class SeededRandom extends Random {
     private static final long serialVersionUID = 1L;
     private static final Random SEEDS = new Random(caseSeed());
-    private static final Random MATH = new Random(nextSeed());
+    /** Math.random()'s numbers: a generator without atomic updates (the handout's shuffle draws 200,002 per deal). */
+    private static final SplittableRandom MATH = new SplittableRandom(nextSeed());
     private static Random shuffles;
 
     public SeededRandom() {
@@ -39,7 +41,10 @@ public final class SeededRandom extends Random {
         return SEEDS.nextLong();
     }
 
-    /** Math.random(): the next double of one seeded generator. */
+    /**
+     * Math.random(): the next double of one seeded generator, in [0, 1). Not synchronized: a console program
+     * draws from one thread; threads racing would at worst share a number, never fail.
+     */
     public static double random() {
         return MATH.nextDouble();
     }
