@@ -52,7 +52,7 @@ def test_2_program_summary_and_html_show_the_assignments_max_score(one_blackjack
     each = json.loads((out / "syntax.json").read_text())
     assert each["max_score"] == 100
     assert summary["max_score"] == 100, summary
-    html = (out / "report" / "index.html").read_text()
+    html = re.sub(r'src="data:[^"]*"', "", (out / "report" / "index.html").read_text())   # charts' base64 may hold "/0"
     assert re.search(r"/\s*100\b", html) and not re.search(r"/\s*0\b(?!\.)", html)
 
 
