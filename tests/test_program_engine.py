@@ -133,3 +133,32 @@ def test_helper_classes_and_the_main_class_are_found():
     main = java.program_main(files)
     built = java.build(files, main, limits=JAVA_LIMITS)
     assert not built.errors and built.main_file == "game.java" and built.argv[-1] == "Game"
+
+
+def test_programs_running_at_once_never_share_a_uid():
+    """RLIMIT_NPROC counts a uid's threads: two JVMs (or a JVM and javac) sharing a uid fail each other's threads."""
+    from grader.run import _bwrap, process
+
+    def uid_of(program):
+        for pid in reversed(program._tree()):
+            try:
+                status = open(f"/proc/{pid}/status").read()
+            except OSError:
+                continue
+            return int(status.split("\nUid:")[1].split()[0])
+        return None
+
+    files = {"m.py": "input()\n"}
+    first = process.spawn(["python3", "-u", "m.py"], files, limits=Limits())
+    second = process.spawn(["python3", "-u", "m.py"], files, limits=Limits())
+    try:
+        for program in (first, second):
+            assert program.read_turn(20).state == "input"
+        uids = {uid_of(first), uid_of(second)}
+    finally:
+        first.kill()
+        second.kill()
+    if _bwrap.is_root() and process.probe().uses_bwrap:
+        assert len(uids) == 2 and all(_bwrap.BASE_UID + min(process.PROGRAM_SLOTS) <= u for u in uids), uids
+    else:
+        assert uids == {__import__("os").getuid()}

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
 _TYPE = re.compile(r"\b(?:class|interface|enum|record)\s+(\w+)")
 _PUBLIC_TYPE = re.compile(r"^\s*public\s+(?:final\s+|abstract\s+)*(?:class|interface|enum|record)\s+(\w+)", re.M)
+_COMPILE_ERROR = re.compile(r"^(?:\S+\.java:\d+: )?error: ", re.M)
 _MAIN = re.compile(r"\bstatic\s+(?:final\s+)?(?:public\s+)?void\s+main\s*\(")
 
 
@@ -183,7 +184,8 @@ class Java(Language):
             cached.parent.mkdir(parents=True, exist_ok=True)
             if result.exit_code != 0 or result.timed_out:
                 output = result.stderr or result.killed_reason or "javac failed"
-                failed.write_text(output)
+                if _COMPILE_ERROR.search(output) and not result.timed_out and not result.killed_reason:
+                    failed.write_text(output)   # the sources' fault, for good; never a JVM that ran out of room
                 return output
             cached.write_bytes(base64.b64decode(result.stdout))
         return _untar(cached.read_bytes())

@@ -38,6 +38,13 @@ from . import _bwrap
 from .sandbox import IsolationProfile, Limits, probe
 
 SHIM = "/opt/grader/_gradechild/harness.py"
+#: Sandbox slots (uids) a program gets when its caller names none: clear of ``grader grade``'s (0..jobs-1),
+#: the distributed workers' (64..575), tournaments' (100+) and the probe's (999). A slot is claimed with a
+#: lock file for the program's lifetime, so no two programs on this machine, in this process or another,
+#: share a uid: RLIMIT_NPROC counts every thread of a uid, and two JVMs (or a JVM and javac) sharing one
+#: would fail each other's thread creation.
+PROGRAM_SLOTS = range(1000, 1512)
+_SLOT_LOCKS = os.path.join(tempfile.gettempdir(), "grader-program-slots")
 
 Matcher = Union[str, Pattern[str], Callable[[str], bool]]
 
@@ -87,10 +94,26 @@ def _reason(code: int | None) -> str:
         return ""
 
 
+def _read_proc(path: str) -> bytes:
+    """A small /proc file in one read: three syscalls, no text layer (checked hundreds of times a session)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = os.read(fd, 4096)
+        while len(data) % 4096 == 0 and data:    # a long list of children
+            more = os.read(fd, 4096)
+            if not more:
+                break
+            data += more
+        return data
+    finally:
+        os.close(fd)
+
+
 class Program:
     """A running program; its stdout is read by the caller, stderr in the background."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], limits: Limits, cleanup: Callable[[], None] | None):
+    def __init__(self, popen: subprocess.Popen[bytes], limits: Limits, cleanup: Callable[[], None] | None,
+                 slot_lock: int | None = None):
         assert popen.stdin is not None and popen.stdout is not None  # spawn() pipes all three streams
         self._p = popen
         self._stdin = popen.stdin
@@ -103,6 +126,7 @@ class Program:
         self.started = time.monotonic()
         self._limits = limits
         self._cleanup = cleanup
+        self._slot_lock = slot_lock  # the lock file's descriptor of a claimed slot
         self._pending = ""          # received, not yet returned
         self._taken = 0             # bytes of stdout kept so far
         self.truncated = False
@@ -178,8 +202,7 @@ class Program:
                 continue
             for task in tasks:
                 try:
-                    with open(f"/proc/{pid}/task/{task}/children") as handle:
-                        todo.extend(int(child) for child in handle.read().split())
+                    todo.extend(int(child) for child in _read_proc(f"/proc/{pid}/task/{task}/children").split())
                 except OSError:
                     continue
         return found
@@ -187,8 +210,7 @@ class Program:
     def _task_reads_stdin(self, pid: int, task: str) -> bool:
         """Thread ``task`` of ``pid`` is blocked in a read of a descriptor that is our stdin pipe."""
         try:
-            with open(f"/proc/{pid}/task/{task}/syscall") as handle:
-                fields = handle.read().split()
+            fields = _read_proc(f"/proc/{pid}/task/{task}/syscall").split()
         except OSError:
             return False
         if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in _READ_SYSCALLS:
@@ -241,8 +263,7 @@ class Program:
         """
         for pid in tree:
             try:
-                with open(f"/proc/{pid}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
+                fields = _read_proc(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
             except (OSError, IndexError):
                 continue
             ticks = sum(int(value) for value in fields[11:15])
@@ -388,6 +409,9 @@ class Program:
         if self._cleanup:
             c, self._cleanup = self._cleanup, None
             c()
+        if self._slot_lock is not None:
+            lock, self._slot_lock = self._slot_lock, None
+            os.close(lock)          # closing the lock file frees the slot (so does this process ending)
 
     def __enter__(self) -> Program:
         return self
@@ -408,11 +432,30 @@ def _encode_files(files: Mapping[str, str | bytes]) -> dict[str, str]:
     return out
 
 
+def _claim_slot() -> tuple[int, int | None]:
+    """A free slot of PROGRAM_SLOTS and its held lock (slot 0 and no lock when slots are not uids: not root)."""
+    if not _bwrap.is_root():
+        return 0, None
+    os.makedirs(_SLOT_LOCKS, exist_ok=True)
+    for slot in PROGRAM_SLOTS:
+        fd = os.open(os.path.join(_SLOT_LOCKS, f"slot-{slot}.lock"), os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        return slot, fd
+    raise RuntimeError(f"all {len(PROGRAM_SLOTS)} program sandbox slots on this machine are taken")
+
+
 def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limits = Limits(),
           binds: Sequence[Any] = (), env: Mapping[str, str] | None = None,
-          profile: IsolationProfile | None = None, slot: int = 0) -> Program:
-    """Start argv with files in a private scratch folder as cwd."""
+          profile: IsolationProfile | None = None, slot: int | None = None) -> Program:
+    """Start argv with files in a private scratch folder as cwd (as ``slot``'s uid; None: a free program slot)."""
     profile = profile or probe()
+    lock: int | None = None
+    if slot is None:
+        slot, lock = _claim_slot() if profile.uses_bwrap else (0, None)
     L = limits
     lim = {"memory_mb": L.memory_mb, "cpu_s": L.cpu_s, "nproc": L.nproc, "fsize_mb": L.fsize_mb,
            "nofile": L.nofile, "scratch_mb": L.scratch_mb}
@@ -444,9 +487,13 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     try:
         p = subprocess.Popen(argv_, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              pass_fds=(rfd,), start_new_session=True, env=penv, close_fds=True)
+    except BaseException:
+        if lock is not None:
+            os.close(lock)
+        raise
     finally:
         os.close(rfd)
-    return Program(p, limits, cleanup)
+    return Program(p, limits, cleanup, lock)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -459,7 +506,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def run(argv: Sequence[str], files: Mapping[str, str | bytes], stdin: str = "", *, limits: Limits = Limits(),
         timeout: float, binds: Sequence[Any] = (), env: Mapping[str, str] | None = None,
-        profile: IsolationProfile | None = None, slot: int = 0) -> ProgramResult:
+        profile: IsolationProfile | None = None, slot: int | None = None) -> ProgramResult:
     """Run argv to completion with stdin; wall-clock timeout kills it."""
     p = spawn(argv, files, limits=limits, binds=binds, env=env, profile=profile, slot=slot)
 
