@@ -23,7 +23,7 @@ import threading
 import time
 from typing import IO, Any, Mapping, Sequence
 
-from . import _bwrap, meter
+from . import _bwrap, container, meter
 from .child import codec
 from .model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
 from .session import Session, _read_line, kill_tree
@@ -55,21 +55,30 @@ def probe() -> IsolationProfile:
         if _probe_cache is not None:
             return _probe_cache
         prof = _fallback_profile()
-        if sys.platform.startswith("linux") and _bwrap.bwrap_path() and hasattr(socket, "send_fds"):
+        if not container.forced() and sys.platform.startswith("linux") and _bwrap.bwrap_path() and hasattr(socket, "send_fds"):
             layers = _BWRAP_LAYERS + (("unprivileged-uid",) if _bwrap.is_root() else ())
             name = "bwrap+uid+rlimits" if _bwrap.is_root() else "bwrap+rlimits"
-            cand = IsolationProfile(name, layers, True)
-            try:
-                with Sandbox(cand, Limits(), slot=999) as sb:
-                    with sb.session({"probe_mod.py": "def f():\n    return 1\n"}, "probe_mod.py") as s:
-                        r = s.call("f", [], time_limit=5)
-                        if s.load.ok and r.status == "ok" and r.value == 1:
-                            measured = sb.meter.kind if sb.meter is not None else "child-reported"
-                            prof = IsolationProfile(name, layers + (f"cpu-time-from-{measured}",), True)
-            except Exception:
-                pass
+            measured = _trial(IsolationProfile(name, layers, True))
+            if measured is not None:
+                prof = IsolationProfile(name, layers + (f"cpu-time-from-{measured}",), True)
+        if not prof.secure and container.possible():   # bubblewrap cannot start: a container
+            boxed, why = container.probe(_trial)
+            prof = boxed or IsolationProfile(prof.name, prof.layers + (f"no container profile: {why}",), False)
         _probe_cache = prof
         return prof
+
+
+def _trial(cand: IsolationProfile) -> str | None:
+    """Run one real session under ``cand``: the kind of its CPU meter, or None if it failed."""
+    try:
+        with Sandbox(cand, Limits(), slot=999) as sb:
+            with sb.session({"probe_mod.py": "def f():\n    return 1\n"}, "probe_mod.py") as s:
+                r = s.call("f", [], time_limit=5)
+                if s.load.ok and r.status == "ok" and r.value == 1:
+                    return sb.meter.kind if sb.meter is not None else "child-reported"
+    except Exception:
+        pass
+    return None
 
 
 # ------------------------------------------------------------------ Sandbox
@@ -89,6 +98,7 @@ class Sandbox:
         self.zygote_starts = 0
         self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
         self._cgroup: meter.CgroupSlot | None = None
+        self._box: container.Slot | None = None   # the container profile's uid, scratch and cgroup
 
     # -- zygote -----------------------------------------------------------
     def _start(self) -> None:
@@ -105,6 +115,11 @@ class Sandbox:
             b = _bwrap.build(cmd + [json.dumps(cfg)], slot=self.slot, tmp_mb=self.limits.scratch_mb, cgroup_procs=procs)
             argv = b.argv
             env = {"PATH": "/usr/bin:/bin"}
+        elif self.profile.name.startswith("container"):
+            if self._box is None:
+                self._box = container.Slot(self.slot, self.limits, self.profile)
+                self._cgroup = self._box.cgroup
+            argv, env = self._box.zygote(cfg, HARNESS)
         else:
             import json
             import tempfile
@@ -121,6 +136,8 @@ class Sandbox:
                                           start_new_session=True, env=env, close_fds=True)
         finally:
             child.close()
+        if self._box is not None:
+            self._box.started(self._proc.pid)
         self._ctl = parent
         self._ctl_buf = bytearray()
         self.zygote_starts += 1
@@ -215,10 +232,13 @@ class Sandbox:
     def close(self) -> None:
         self._closed = True
         self._stop()
-        if self._cgroup is not None:
+        if self._box is not None:
+            self._box.close()                    # also closes the cgroup
+            self._box = None
+        elif self._cgroup is not None:
             self._cgroup.close()
-            self._cgroup = None
-            self.meter = None
+        self._cgroup = None
+        self.meter = None
         if self._scratch_root:
             import shutil
             shutil.rmtree(self._scratch_root, ignore_errors=True)

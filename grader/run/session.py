@@ -17,7 +17,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence, cast
 
-from . import _bwrap, messages
+from . import messages
 from .child import codec
 from .model import CallResult, Limits, LoadResult, SandboxError
 
@@ -131,7 +131,7 @@ class Session:
         d = {"memory_mb": L.memory_mb, "cpu_s": max(1, int(L.cpu_s - self._cpu_used + 0.999)),
              "nproc": L.nproc, "fsize_mb": L.fsize_mb, "nofile": L.nofile,
              "output_bytes": L.output_bytes, "scratch_mb": L.scratch_mb}
-        if not _bwrap.is_root() or not self.sandbox.profile.uses_bwrap:
+        if "unprivileged-uid" not in self.sandbox.profile.layers:   # RLIMIT_NPROC counts a shared uid
             d["nproc_abs"] = L.nproc + _count_own_processes()
         return d
 

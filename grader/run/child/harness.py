@@ -64,7 +64,7 @@ from _gradechild.linux import (  # noqa: E402
     mount,
     prctl,
 )
-from _gradechild import monitor  # noqa: E402
+from _gradechild import confine, monitor  # noqa: E402
 from _gradechild.runner import Child  # noqa: E402  (imported before any fork: sessions pay nothing for it)
 from _gradechild.wire import LineReader, send as _send  # noqa: E402
 
@@ -87,6 +87,7 @@ class Zygote:
         self.ctl = socket.socket(fileno=cfg["ctl_fd"])
         self.reader = LineReader(self.ctl)
         self.isolated = bool(cfg.get("isolated"))
+        self.container = cfg.get("container")   # the container profile: sessions drop to this uid
         self.cur: tuple[int, int | None, str | None] | None = None  # (I pid, G pid, scratch dir or None)
         for p in cfg.get("sys_path", []):
             if p not in sys.path:
@@ -136,6 +137,8 @@ class Zygote:
         if not self.isolated:
             import tempfile
             scratch = tempfile.mkdtemp(prefix="s", dir=self.cfg["scratch_root"])
+            if self.container:
+                os.chown(scratch, self.container["uid"], self.container["gid"])
         ipid = os.fork()
         if ipid == 0:  # ---------------- I
             try:
@@ -198,6 +201,8 @@ class Zygote:
                 status = {"signal": os.WTERMSIG(st)}
         except ChildProcessError:
             pass
+        if self.container:       # whatever escaped the process group and the subreaper
+            confine.sweep_uid(self.container["uid"], tuple(self.container.get("litter", ())))
         if scratch:
             import shutil
             shutil.rmtree(scratch, ignore_errors=True)

@@ -129,6 +129,9 @@ class Child:
                 pass
 
     def _setup(self) -> None:
+        if self.cfg.get("container"):        # no namespaces: own uid, Landlock, seccomp (confine.py)
+            from _gradechild.confine import enter
+            enter(self.cfg["container"], self.scratch)
         if self.isolated:
             self._isolate()
         if sys.platform.startswith("linux"):
