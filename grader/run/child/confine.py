@@ -27,7 +27,6 @@ import ctypes
 import errno
 import os
 import signal
-import sys
 import time
 
 from .linux import (  # relative: this package is `_gradechild` in the sandbox, grader.run.child here
@@ -279,8 +278,8 @@ def enter(cfg: dict[str, Any], scratch: str) -> None:
         install_filter(container_filter())
     os.environ["TMPDIR"] = scratch          # the only folder the session may write
     os.environ["HOME"] = scratch
-    if "tempfile" in sys.modules:
-        sys.modules["tempfile"].tempdir = None
+    import tempfile
+    tempfile.tempdir = None                 # not a folder chosen before the session began
 
 
 def sweep_uid(uid: int, litter: tuple[str, ...] = ()) -> None:
