@@ -230,3 +230,26 @@ def test_container_changes_no_file_and_leaves_no_process(container_run):
     assert not changed, f"files changed by the run in a container: {changed}"
     assert not container_run["litter"], container_run["litter"]
     assert not container_run["leftovers"], container_run["leftovers"]
+
+
+# ------------------------------------------------------------------ Gradescope's /autograder in a container
+def test_gradescope_zip_grades_the_sample_class_in_a_container(container_run, tmp_path):
+    """Built without --allow-unsafe, the zip's run_autograder picks the container profile by itself
+    and gives each honest submission the score bubblewrap gives it."""
+    from test_integrations_gradescope import fake_root, valid_results
+
+    from grader.integrations.gradescope_zip import build_gradescope_zip
+
+    python = container_python()
+    zip_path = build_gradescope_zip(SPEC, tmp_path / "autograder.zip").path
+    for name in HONEST:
+        source = (ROOT / "submissions" / "hw7_iteration" / f"{name}.py").read_text()
+        root = fake_root(tmp_path / name, zip_path, {"hw7_iteration.py": source})
+        env = {"AUTOGRADER_ROOT": str(root), "GRADER_PYTHON": python, "GRADER_SKIP_INSTALL": "1"}
+        done = in_container(["env", *[f"{k}={v}" for k, v in env.items()], str(root / "source" / "run_autograder")],
+                            timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "isolation container+uid+landlock+seccomp (fit for untrusted code)" in done.stderr, done.stderr[-3000:]
+        assert "--unsafe" not in done.stderr
+        results = valid_results(root / "results" / "results.json")
+        assert results["score"] == pytest.approx(container_run["alone"][name].score), (name, results["output"][:2000])
