@@ -160,6 +160,19 @@ def probe(try_profile: Callable[[IsolationProfile], str | None]) -> tuple[Isolat
 
 
 # ------------------------------------------------------------------ one slot
+ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+       "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8", "OPENBLAS_NUM_THREADS": "1",
+       "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def confinement(prof: IsolationProfile, uid: int, gid: int, extra_read: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What ``child/confine.enter`` applies to a session (or a whole program) of this profile."""
+    abi = next((int(x[len("landlock-abi"):]) for x in prof.layers if x.startswith("landlock-abi")), 0)
+    read = read_paths() + [os.path.realpath(p) for p in extra_read if os.path.exists(p)]
+    return {"uid": uid, "gid": gid, "landlock": abi, "read": read,
+            "seccomp": "seccomp-session-filter" in prof.layers, "litter": [] if abi else list(LITTER)}
+
+
 class Slot:
     """One sandbox slot's uid (held under a lock), scratch root and cgroup."""
 
@@ -173,16 +186,10 @@ class Slot:
 
     def zygote(self, cfg: dict[str, Any], harness: str) -> tuple[list[str], dict[str, str]]:
         """argv and environment of the slot's root zygote."""
-        abi = next((int(x[len("landlock-abi"):]) for x in self.profile.layers if x.startswith("landlock-abi")), 0)
         cfg["scratch_root"] = self.scratch_root
         cfg["sys_path"] = _bwrap.site_dirs()
-        cfg["container"] = {"uid": self.uid, "gid": self.gid, "landlock": abi, "read": read_paths(),
-                            "seccomp": "seccomp-session-filter" in self.profile.layers,
-                            "litter": [] if abi else list(LITTER)}
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8", "OPENBLAS_NUM_THREADS": "1",
-               "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        return [sys.executable, "-I", "-S", harness, json.dumps(cfg)], env
+        cfg["container"] = confinement(self.profile, self.uid, self.gid)
+        return [sys.executable, "-I", "-S", harness, json.dumps(cfg)], dict(ENV)
 
     def started(self, pid: int) -> None:
         """The zygote is running (and has forked nothing yet): measure it in the slot's cgroup."""
@@ -197,7 +204,7 @@ class Slot:
 
     def close(self) -> None:
         from .child.confine import sweep_uid
-        sweep_uid(self.uid, LITTER if "file-permissions" in self.profile.layers else ())
+        sweep_uid(self.uid, LITTER if "file-permissions" in self.profile.layers else ())   # a session cut off mid-way
         if self.cgroup is not None:
             self.cgroup.close()
             self.cgroup = None
@@ -233,3 +240,25 @@ def _take_uid(slot: int) -> tuple[int, int | None]:
         except BlockingIOError:
             os.close(fd)
     raise OSError(errno.EBUSY, "every slot uid is held by another grader")
+
+
+class ProgramBox:
+    """A whole program's uid and scratch folder under the container profile (``process.py``)."""
+
+    def __init__(self, slot: int, prof: IsolationProfile, binds: tuple[str, ...]) -> None:
+        self.profile = prof
+        self.uid, self._lock = _take_uid(slot)
+        self.root = tempfile.mkdtemp(prefix=f"grader-p{slot}-")
+        os.chmod(self.root, 0o711)
+        self.scratch = os.path.join(self.root, "w")
+        os.mkdir(self.scratch, 0o700)
+        os.chown(self.scratch, self.uid, self.uid)
+        self.config = confinement(prof, self.uid, self.uid, binds)
+
+    def close(self) -> None:
+        from .child.confine import sweep_uid
+        sweep_uid(self.uid, tuple(self.config["litter"]))
+        shutil.rmtree(self.root, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Pattern, Sequence, Union
 
-from . import _bwrap
+from . import _bwrap, container
 from .sandbox import IsolationProfile, Limits, probe
 
 SHIM = "/opt/grader/_gradechild/harness.py"
@@ -466,7 +466,13 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     if not profile.uses_bwrap or not _bwrap.is_root():
         from .session import _count_own_processes
         lim["nproc_abs"] = L.nproc + _count_own_processes()
-    if not profile.uses_bwrap:
+    if profile.name.startswith("container"):    # own uid, Landlock, seccomp: see container.py
+        box = container.ProgramBox(slot, profile, tuple(b if isinstance(b, str) else b[0] for b in binds))
+        cfg["scratch"], cfg["container"], cleanup = box.scratch, box.config, box.close
+        lim.pop("nproc_abs", None)
+        if env is None:
+            cfg["env"] = dict(container.ENV, HOME=box.scratch, TMPDIR=box.scratch)
+    elif not profile.uses_bwrap:
         scratch = tempfile.mkdtemp(prefix="grader-prog-")
         cfg["scratch"] = scratch
         if env is None:

@@ -289,6 +289,8 @@ def exec_main(cfg_fd: int) -> None:
         drop_all_caps()
         prctl(PR_SET_NO_NEW_PRIVS, 1)
     scratch = cfg.get("scratch") or "/w"
+    if cfg.get("container"):        # no namespaces: own uid, Landlock, seccomp (confine.py)
+        confine.enter(cfg["container"], scratch)
     for name, data in cfg["files"].items():
         path = os.path.join(scratch, name)
         if os.path.dirname(name):
