@@ -285,19 +285,22 @@ def enter(cfg: dict[str, Any], scratch: str) -> None:
 def sweep_uid(uid: int, litter: tuple[str, ...] = ()) -> None:
     """Kill every process of ``uid`` (a session's processes, however they detached), then
     remove what the uid left in the world-writable ``litter`` folders.  Called by a root
-    process: a forked helper takes the uid and signals everything it may signal, until
-    nothing answers (``kill(-1)`` never reaches the caller itself)."""
+    process: a forked helper takes the uid and signals everything it may signal, until no
+    live process of the uid is left in /proc (``kill(-1)`` never reaches the caller itself,
+    and it reports success whenever any other process exists, so its answer proves nothing)."""
     pid = os.fork()
     if pid == 0:
         try:
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-            for _ in range(200):
+            for _ in range(500):
                 try:
                     os.kill(-1, signal.SIGKILL)
                 except ProcessLookupError:
                     break
-                time.sleep(0.002)
+                if not _alive(uid):
+                    break
+                time.sleep(0.001)
         except BaseException:
             os._exit(1)
         os._exit(0)
@@ -311,6 +314,23 @@ def sweep_uid(uid: int, litter: tuple[str, ...] = ()) -> None:
             break
     for folder in litter:
         _remove_owned(folder, uid)
+
+
+def _alive(uid: int) -> bool:
+    """Is any process of ``uid`` other than the caller still running (not a zombie)?"""
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != uid:
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                    return True
+        except (OSError, IndexError):
+            continue
+    return False
 
 
 def _remove_owned(folder: str, uid: int) -> None:
