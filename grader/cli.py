@@ -16,6 +16,7 @@ from grader.spec.problems import SpecError
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile
+    from grader.spec.model import Spec
 
 Command = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {}
@@ -48,6 +49,24 @@ def resolve_profile(args: argparse.Namespace, *, for_students: bool = False) -> 
             exit_code=ExitCode.NO_ISOLATION,
         )
     return profile
+
+
+def _hide_secrets(profile: IsolationProfile, spec: Spec, args: argparse.Namespace) -> None:
+    """Container profile without Landlock: only file permissions keep sessions from the spec,
+    its trusted files, the submissions and the output (see grader/run/container.py)."""
+    from grader.run import container
+
+    if "file-permissions" not in profile.layers:
+        return
+    os.makedirs(args.out, exist_ok=True)
+    trusted = [spec.path, spec.reference, spec.generators, spec.validators, args.out, *args.targets]
+    try:
+        changed = container.hide_secrets(profile, [str(p) for p in trusted if p])
+    except OSError as exc:
+        raise GraderError(f"cannot hide the grader's files from sandboxed sessions: {exc.strerror}",
+                          exit_code=ExitCode.NO_ISOLATION) from None
+    if changed:
+        err(f"note: no Landlock here, so these were made unreadable to other users (chmod o-rwx): {', '.join(changed)}")
 
 
 # --------------------------------------------------------------------------- validate
@@ -139,6 +158,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if problems:
         raise SpecError(problems)
     profile = resolve_profile(args)
+    _hide_secrets(profile, spec, args)
     submissions = gather(args.targets, spec.submission_files, err, languages=spec.languages)
     roster = read_roster(args.roster, [s.id for s in submissions], args.roster_id) if args.roster else None
     if not submissions:

@@ -20,6 +20,7 @@ import ctypes
 import os
 import pickle
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -253,3 +254,62 @@ def test_gradescope_zip_grades_the_sample_class_in_a_container(container_run, tm
         assert "--unsafe" not in done.stderr
         results = valid_results(root / "results" / "results.json")
         assert results["score"] == pytest.approx(container_run["alone"][name].score), (name, results["output"][:2000])
+
+
+# ------------------------------------------------------------------ a kernel without Landlock
+SNEAKY = '''
+import os, subprocess
+LEAKED = []
+for _path in ({ref!r}, {spec!r}):
+    try:
+        open(_path).read(10)
+        LEAKED.append(_path)
+    except OSError:
+        pass
+try:
+    open("/tmp/grader_fallback_litter", "w").write("x")
+except OSError:
+    pass
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        import time
+        time.sleep(600)
+    os._exit(0)
+'''
+
+
+def test_without_landlock_file_permissions_hide_the_course(container_run):
+    """GRADER_NO_LANDLOCK=1 behaves as a kernel without Landlock: the profile says so, the course
+    folder is made unreadable to other users, the litter a session leaves in /tmp is swept, and
+    a submission that would lose points for every file it could read scores as when graded alone."""
+    python = container_python()
+    course = Path(tempfile.mkdtemp(prefix="grader-course-"))
+    try:
+        os.chmod(course, 0o755)                     # readable by everyone, as a checkout often is
+        shutil.copytree(ROOT / "reference", course / "reference")
+        (course / "specs").mkdir()
+        shutil.copy(SPEC, course / "specs" / SPEC.name)
+        (course / "subs").mkdir()
+        honest = (ROOT / "submissions" / "hw7_iteration" / "correct_loops.py").read_text()
+        attack = SNEAKY.format(ref=str(course / "reference" / "hw7_iteration.py"), spec=str(course / "specs" / SPEC.name))
+        # every leaked path costs the scrabbleScore cases: the score tells whether anything was read
+        sneaky = honest + attack + "\n_honest_scrabble = scrabbleScore\n" \
+            "def scrabbleScore(a, b):\n    return 'leaked' if LEAKED else _honest_scrabble(a, b)\n"
+        (course / "subs" / "sneaky.py").write_text(sneaky)
+        before = set(process_table())
+        done = in_container(["env", f"{container.NO_LANDLOCK_ENV}=1", python, "-m", "grader", "grade",
+                             str(course / "specs" / SPEC.name), str(course / "subs"), "--out", str(course / "out"),
+                             "--jobs", "1", "--format", "json"], timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "isolation container+uid+permissions+seccomp (fit for untrusted code)" in done.stderr, done.stderr[-2000:]
+        assert "file-permissions" in done.stderr and "sweep-world-writable" in done.stderr
+        assert f"chmod o-rwx): {course}" in done.stderr, done.stderr[-2000:]
+        assert stat.S_IMODE(os.stat(course).st_mode) & 0o007 == 0
+        import json
+        score = json.loads((course / "out" / "sneaky.json").read_text())["score"]
+        assert score == pytest.approx(container_run["alone"]["correct_loops"].score)
+        assert not os.path.exists("/tmp/grader_fallback_litter")
+        assert not slot_uid_processes(before)
+    finally:
+        shutil.rmtree(course, ignore_errors=True)

@@ -112,6 +112,37 @@ def secrets_hidden(paths: list[str]) -> list[str]:
     return [p for p in paths if os.path.exists(p) and _readable_by_others(p)]
 
 
+def hide_secrets(prof: IsolationProfile, secrets: list[str]) -> list[str]:
+    """Without Landlock, file permissions are the only wall between a session and the spec,
+    the reference, the submissions and the output: take ``o=rwx`` off the highest folder above
+    each secret that nothing a session needs lies in or under (or off the secret itself).
+    Returns the paths changed; raises OSError when a secret sits where sessions must read."""
+    if "file-permissions" not in prof.layers:
+        return []
+    needed = [os.path.realpath(p) for p in read_paths()]
+    passed = {os.sep}                       # folders sessions must pass through: keep o+x
+    for p in needed + [os.path.realpath(tempfile.gettempdir())]:     # scratch roots are made there
+        while p not in passed:
+            passed.add(p)
+            p = os.path.dirname(p)
+    changed = []
+    for secret in secrets:
+        real = os.path.realpath(secret)
+        if not os.path.exists(real):
+            continue
+        if any(real == n or real.startswith(n.rstrip(os.sep) + os.sep) for n in needed):
+            raise OSError(errno.EACCES, f"{secret} lies where sandboxed sessions must read ({real}); "
+                                        f"move it, or grade on a kernel with Landlock")
+        block = real
+        while os.path.dirname(block) not in passed:
+            block = os.path.dirname(block)
+        mode = os.stat(block).st_mode
+        if mode & 0o007:
+            os.chmod(block, stat.S_IMODE(mode) & ~0o007)
+            changed.append(block)
+    return changed
+
+
 def _readable_by_others(path: str) -> bool:
     path = os.path.abspath(path)
     cur = "/"
