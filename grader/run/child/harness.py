@@ -163,7 +163,7 @@ class Zygote:
                 b.close()
                 os.write(w, str(gpid).encode())
                 os.close(w)
-                _intermediate_wait(gpid, self.isolated)
+                _intermediate_wait(gpid, self.isolated or bool(self.container))   # container: the uid sweep kills orphans
             except BaseException:
                 os._exit(120)
             os._exit(120)
