@@ -75,7 +75,7 @@ def _run_confined(code: str, tmp_path: Path, landlock: int = 0) -> subprocess.Co
             "from grader.run.child import confine\n"
             f"confine.enter({cfg!r}, {str(scratch)!r})\n" + code)
     try:
-        return subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, cwd=scratch, timeout=60)
+        return subprocess.run([container_python(), "-c", prog], capture_output=True, text=True, cwd=scratch, timeout=60)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -307,6 +307,7 @@ def test_without_landlock_file_permissions_hide_the_course(container_run):
         assert f"chmod o-rwx): {course}" in done.stderr, done.stderr[-2000:]
         assert stat.S_IMODE(os.stat(course).st_mode) & 0o007 == 0
         import json
+        assert json.loads((course / "out" / "summary.json").read_text())["isolation"] == ["container+uid+permissions+seccomp"]
         score = json.loads((course / "out" / "sneaky.json").read_text())["score"]
         assert score == pytest.approx(container_run["alone"]["correct_loops"].score)
         assert not os.path.exists("/tmp/grader_fallback_litter")

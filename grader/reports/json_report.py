@@ -48,6 +48,8 @@ def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]
         "assignment": spec.assignment,
         "title": spec.title,
         "max_score": spec.max_score,
+        # the isolation profiles the class was graded under (each names its layers: container+uid+landlock+seccomp)
+        "isolation": sorted({r.isolation for r in results if r.isolation}),
         "counts": {
             "submissions": len(results),
             # A note (a file handed in under another name) is not an error of the submission.

@@ -470,8 +470,8 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
         box = container.ProgramBox(slot, profile, tuple(b if isinstance(b, str) else b[0] for b in binds))
         cfg["scratch"], cfg["container"], cleanup = box.scratch, box.config, box.close
         lim.pop("nproc_abs", None)
-        if env is None:
-            cfg["env"] = dict(container.ENV, HOME=box.scratch, TMPDIR=box.scratch)
+        # the scratch is the only folder the program may write: HOME and TMPDIR point there
+        cfg["env"] = dict(container.ENV if env is None else env, HOME=box.scratch, TMPDIR=box.scratch)
     elif not profile.uses_bwrap:
         scratch = tempfile.mkdtemp(prefix="grader-prog-")
         cfg["scratch"] = scratch
