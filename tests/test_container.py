@@ -161,6 +161,20 @@ print(json.dumps(seen))
     assert not os.path.exists("/tmp/grader_landlock_probe")
 
 
+def test_the_simulation_is_a_default_container():
+    """Docker's default capabilities and no namespaces: bubblewrap cannot start there, so the
+    container profile is what the probe must find (and the rest of this file relies on it)."""
+    script = ("grep CapBnd /proc/self/status; unshare --user true; echo unshare=$?; "
+              "bwrap --ro-bind / / true; echo bwrap=$?; python3 -c 'import os; os.setuid(62999); print(\"setuid ok\")'")
+    done = in_container(["sh", "-c", script], timeout=60)
+    bounding = int(done.stdout.split("CapBnd:")[1].split()[0], 16)
+    docker = {"chown": 0, "dac_override": 1, "fowner": 3, "fsetid": 4, "kill": 5, "setgid": 6, "setuid": 7, "setpcap": 8,
+              "net_bind_service": 10, "net_raw": 13, "sys_chroot": 18, "mknod": 27, "audit_write": 29, "setfcap": 31}
+    assert bounding == sum(1 << bit for bit in docker.values()), hex(bounding)
+    assert "unshare=0" not in done.stdout and "bwrap=0" not in done.stdout, done.stdout
+    assert "setuid ok" in done.stdout, done.stdout + done.stderr
+
+
 # ------------------------------------------------------------------ the hostile suite in a container
 @pytest.fixture(scope="module")
 def container_run(tmp_path_factory):
