@@ -24,6 +24,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from typing import NoReturn
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,14 @@ SIM = TESTS / "container_sim.py"
 DEADLINE_S = 600.0
 
 
+def not_here(reason: str) -> NoReturn:
+    """A developer's machine may lack what the simulation needs (root, a readable interpreter);
+    CI has both, so there a missing piece fails rather than skips: .ci/run never hides #20's tests."""
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def container_python() -> str:
     """An interpreter the slot uids can read (a Python under /root, mode 0700, is not)."""
     for python in (sys.executable, str(ROOT / ".venv" / "bin" / "python")):
@@ -47,12 +56,12 @@ def container_python() -> str:
                 [python, "-c", "from grader.run import container; import sys; sys.exit(bool(container.unreadable_python()))"],
                 env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True).returncode:
             return python
-    pytest.skip("no Python the container's slot uids can read: run ./install.sh (CI runs from its .venv)")
+    not_here("no Python the container's slot uids can read: run ./install.sh (CI runs from its .venv)")
 
 
 def in_container(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     if os.geteuid() != 0:
-        pytest.skip("simulating a container's root needs root")
+        not_here("simulating a container's root needs root")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop(container.FORCE_ENV, None)
     return subprocess.run([sys.executable, str(SIM), "--", *cmd], env=env, capture_output=True, text=True, **kw)
@@ -95,7 +104,7 @@ def test_syscall_numbers_agree_with_libseccomp():
 
 def test_seccomp_refuses_sockets_namespaces_ipc_and_ptrace(tmp_path):
     if os.geteuid() != 0:
-        pytest.skip("dropping to a slot uid needs root")
+        not_here("dropping to a slot uid needs root")
     code = r'''
 import ctypes, os, socket, threading, errno
 libc = ctypes.CDLL(None, use_errno=True)
@@ -131,7 +140,7 @@ print(out)
 
 def test_landlock_reads_only_the_interpreter_and_writes_only_scratch(tmp_path):
     if os.geteuid() != 0:
-        pytest.skip("dropping to a slot uid needs root")
+        not_here("dropping to a slot uid needs root")
     abi = container.landlock_abi()
     assert abi > 0, "this kernel has no Landlock (the profile falls back to file permissions)"
     secret = tmp_path / "secret.txt"
