@@ -58,7 +58,7 @@ def test_input_is_sent_only_when_the_program_reads():
 def test_an_uncaught_exception_is_a_crash_with_its_line():
     player = Recorder(["10.0"])
     transcript = _run({"m.py": "x = int(input('stake: '))\n"}, ["python3", "-u", "m.py"], player)
-    crash = find_crash(transcript, {"m.py"})
+    crash = find_crash(transcript, {"m.py"}, PYTHON)
     assert crash is not None and crash.status == "crashed" and crash.line == 1
     assert "ValueError" in crash.message
 
@@ -66,18 +66,18 @@ def test_an_uncaught_exception_is_a_crash_with_its_line():
 def test_the_grader_losing_track_is_not_a_crash():
     player = Recorder([])
     transcript = _run({"m.py": "input('what now? ')\n"}, ["python3", "-u", "m.py"], player)
-    assert transcript.ended == "lost" and find_crash(transcript, {"m.py"}) is None
+    assert transcript.ended == "lost" and find_crash(transcript, {"m.py"}, PYTHON) is None
 
 
 def test_a_program_that_neither_reads_nor_ends_times_out():
     transcript = _run({"m.py": "while True:\n    pass\n"}, ["python3", "-u", "m.py"], Recorder([]), step_s=0.5)
-    crash = find_crash(transcript, {"m.py"})
+    crash = find_crash(transcript, {"m.py"}, PYTHON)
     assert transcript.ended == "timeout" and crash is not None and crash.status == "timeout"
 
 
 def test_non_zero_exit_is_a_crash():
     transcript = _run({"m.py": "import sys\nprint('bye')\nsys.exit(3)\n"}, ["python3", "-u", "m.py"], Recorder([]))
-    crash = find_crash(transcript, {"m.py"})
+    crash = find_crash(transcript, {"m.py"}, PYTHON)
     assert crash is not None and "exit code 3" in crash.message
 
 
@@ -94,6 +94,7 @@ JAVA = """public class Main {
 """
 
 
+PYTHON = get_language("python")
 JAVA_LIMITS = dataclasses.replace(Limits(), memory_mb=4096, nproc=200)
 
 
@@ -103,7 +104,7 @@ def test_java_reading_from_one_of_many_threads_is_seen():
     player = Recorder(["12"])
     transcript = _run(built.files, built.argv, player, java=True)
     assert player.seen == ["Your cards:\nEnter stake: "]
-    assert transcript.output.endswith("got 12\n") and find_crash(transcript, {"Main.java"}) is None
+    assert transcript.output.endswith("got 12\n") and find_crash(transcript, {"Main.java"}, get_language("java")) is None
 
 
 @pytest.mark.parametrize("text, encoding", [("// “quoted” – it’s\nclass A {}\n", "cp1252"),

@@ -84,7 +84,8 @@ def test_a_course_console_language_installed_as_a_plug_in_is_graded_by_the_progr
 
 def test_the_program_engine_asks_the_language_not_the_file_name():
     engine = "\n".join(p.read_text() for p in (ROOT / "grader" / "programs").glob("*.py"))
-    assert not re.search(r"""==\s*["'](java|python)["']|["']\.(java|py)["']""", engine)
+    # No switch on a name or a suffix, and no language's error format (tracebacks, stack traces) in the engine.
+    assert not re.search(r"""==\s*["'](java|python)["']|["']\.(java|py)["']|\\\.java|Traceback|Exception in""", engine)
     java = get_language("java")
     files = {"Cards.java": b"class Cards {}", "Game.java": b"// main(String[] a) is below\nclass Game {\n"
              b"  public static void main(String[] a) {}\n}\n", "notes.txt": b"x"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, ContextManager, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Collection, ContextManager, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from grader.judge.verdict import ErrorKind
@@ -83,6 +83,15 @@ class Build:
     sources: dict[str, str] = field(default_factory=dict)
     #: File -> code page, for the files that were not UTF-8 (shown in the feedback).
     encodings: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Uncaught:
+    """A program's error output read by its language (see :meth:`Language.uncaught`)."""
+
+    raised: bool            # an uncaught exception ended the program
+    line: int | None        # the line of the student's file it points at
+    exception: str          # the exception and its message (else the last line of the output)
 
 
 class FunctionSession(Protocol):
@@ -209,6 +218,14 @@ class Language:
         from grader.run.process import spawn
 
         return spawn(build.argv, {**build.files, **(files or {})}, limits=limits, binds=self.binds(), env=env, profile=profile)
+
+    def uncaught(self, stderr: str, sources: Collection[str]) -> Uncaught:
+        """What a program's error output says: an uncaught exception?, the student's line, the exception.
+
+        The default knows no exception format: no exception, no line, the last line of the output.
+        """
+        lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+        return Uncaught(False, None, lines[-1][:300] if lines else "")
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
                      watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:

@@ -21,10 +21,10 @@ import shutil
 import tarfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Collection, Mapping, Sequence
 
 from . import java_seed
-from .base import Build, BuildError, Language, decode_legacy, fill
+from .base import Build, BuildError, Language, Uncaught, decode_legacy, fill
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile, Limits
@@ -189,6 +189,14 @@ class Java(Language):
                 return output
             cached.write_bytes(base64.b64decode(result.stdout))
         return _untar(cached.read_bytes())
+
+    def uncaught(self, stderr: str, sources: Collection[str]) -> Uncaught:
+        """A stack trace: its first frame in the student's files, and the "Exception in thread" line's exception."""
+        frames = [m for m in re.finditer(r"\((\w+\.java):(\d+)\)", stderr) if m.group(1) in sources]
+        lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+        thrown = next((line.split(" ", 4)[-1] for line in lines if line.startswith("Exception in thread")), "")
+        return Uncaught(bool(thrown), int(frames[0].group(2)) if frames else None,
+                        thrown[:300] or super().uncaught(stderr, sources).exception)
 
     def style_source(self, text: str) -> "Source":
         from grader.static.style import _java_source

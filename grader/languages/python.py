@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, ContextManager, Mapping, Sequence
+from typing import TYPE_CHECKING, Collection, ContextManager, Mapping, Sequence
 
-from .base import Build, BuildError, FunctionSession, Language, decode_legacy, fill
+from .base import Build, BuildError, FunctionSession, Language, Uncaught, decode_legacy, fill
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile, Limits
@@ -73,6 +73,15 @@ class Python(Language):
         errors = [e for e in (syntax_error(name, text) for name, text in sources.items()) if e]
         return Build(files=runnable, argv=fill(run or self.default_run, main=main, seed_launcher=SEED_LAUNCHER),
                      main_file=main, errors=errors, sources=sources, encodings=encodings)
+
+    def uncaught(self, stderr: str, sources: Collection[str]) -> Uncaught:
+        """A traceback: the innermost frame in the student's files, and its last line (the exception)."""
+        line = None
+        for match in re.finditer(r'File "([^"]+)", line (\d+)', stderr):
+            if match.group(1).split("/")[-1] in sources:
+                line = int(match.group(2))
+        last = super().uncaught(stderr, sources).exception
+        return Uncaught("Traceback (most recent call last)" in stderr, line, last)
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
                      watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:

@@ -92,7 +92,8 @@ class _Runner:
                                session_s=self.program.session_s, max_inputs=self.program.inputs)
         finally:
             process.kill()
-        return CaseRun(case, transcript, find_crash(transcript, set(self.built.sources)), play.player)
+        return CaseRun(case, transcript, find_crash(transcript, set(self.built.sources), self.language),
+                       play.player)
 
 
 def _context(program: ProgramSpec, plugin: Plugin, reference: Any, language: Language, built: Build) -> Context:

@@ -8,9 +8,11 @@ told apart from the grader losing track of the program, which is never the stude
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Collection, Literal
+
+if TYPE_CHECKING:
+    from grader.languages import Language
 
 Ended = Literal["exit", "timeout", "session_limit", "stopped", "lost", "output_limit"]
 
@@ -90,25 +92,13 @@ def drive(program: Any, player: Any, *, step_s: float, session_s: float, max_inp
                       program.stderr, program.time_s, (events[-1].at if events else 0.0))
 
 
-def _stderr_location(stderr: str, sources: set[str]) -> tuple[int | None, str]:
-    """The submission's line in a Python traceback or a Java stack trace, and the exception."""
-    where: int | None = None
-    for match in re.finditer(r'File "([^"]+)", line (\d+)', stderr):
-        if match.group(1).split("/")[-1] in sources:
-            where = int(match.group(2))
-    java = [m for m in re.finditer(r"\((\w+\.java):(\d+)\)", stderr) if m.group(1) in sources]
-    if java:
-        where = int(java[0].group(2))
-    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
-    exception = next((line.split(" ", 4)[-1] for line in lines if line.startswith("Exception in thread")), "")
-    if not exception and lines:
-        exception = lines[-1]
-    return where, exception[:300]
+def find_crash(transcript: Transcript, sources: Collection[str], language: Language) -> Crash | None:
+    """A real crash of the program (exception, non-zero exit, signal) or its hang; never the grader's own stop.
 
-
-def find_crash(transcript: Transcript, sources: set[str]) -> Crash | None:
-    """A real crash of the program (exception, non-zero exit, signal) or its hang; never the grader's own stop."""
-    line, exception = _stderr_location(transcript.stderr, sources)
+    The language reads its own error output (a Python traceback, a Java stack trace) for the line and the exception.
+    """
+    found = language.uncaught(transcript.stderr, sources)
+    line, exception = found.line, found.exception
     at_line = f" at line {line}" if line else ""
     if transcript.ended in ("timeout", "session_limit"):
         return Crash("timeout", transcript.note)
@@ -118,7 +108,7 @@ def find_crash(transcript: Transcript, sources: set[str]) -> Crash | None:
         return None
     if transcript.signal and transcript.signal != "stopped by the grader":
         return Crash("crashed", f"{transcript.signal}{at_line}", line)
-    if "Traceback (most recent call last)" in transcript.stderr or "Exception in thread" in transcript.stderr:
+    if found.raised:
         return Crash("crashed", f"uncaught exception{at_line}: {exception}", line)
     if transcript.exit_code not in (0, None):
         return Crash("crashed", f"exit code {transcript.exit_code}{at_line}" + (f": {exception}" if exception else ""), line)
