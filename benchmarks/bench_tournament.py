@@ -200,7 +200,8 @@ def main() -> int:
                       f"({1e6 * (own / games - referee) / CALLS_PER_GAME:.0f} us per call besides the referee), "
                       f"players' processes {1000 * players / games:.1f} (own functions {1000 * moves:.1f}, "
                       f"harness {1e6 * harness / CALLS_PER_GAME:.0f} us per call; {slots.players_cpu()[1]})")
-                print(f"             the measured CPU allows {bound:.0f} games/s on {cores} cores")
+                print(f"             the measured CPU allows {bound:.0f} games/s on {cores} cores; a sandboxed game costs "
+                      f"{per_game / (moves + referee):.1f}x its bare CPU (a ratio a busy machine disturbs less)")
         finally:
             slots.close()
     print(f"target >= {TARGET:g} games/s: {'met' if best >= TARGET else 'NOT met'} on the wall clock (best {best:.1f} games/s, "
