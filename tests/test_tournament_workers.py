@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from grader.spec.model import TournamentSpec
@@ -72,3 +73,22 @@ def test_sandboxed_sessions_survive_from_one_round_to_the_next():
         assert set(starts.values()) == {1}, starts  # no sandbox had to be started again
     finally:
         close()
+
+
+def test_closing_the_tables_mid_round_starts_no_new_game():
+    # Ctrl-C in the middle of a round closes the tables: the workers finish the game at hand
+    # and start no other (they used to play the whole round out first).
+    class Slow(_Recorder):
+        def start_call(self, function, args, *, time_limit):
+            time.sleep(0.002)
+            return super().start_call(function, args, time_limit=time_limit)
+
+    entrants = [runner.Entrant(f"s{i}", names={"play": "comp10001go_play", "group": "comp10001go_group"},
+                               submission=object()) for i in range(4)]  # type: ignore[arg-type]
+    seatings = runner.schedule([e.id for e in entrants], 1000, 3, GO.seats)
+    tables = runner.Tables(entrants, GO, FAST, lambda e, s: Slow([], threading.current_thread()), jobs=2)
+    closer = threading.Timer(0.3, tables.close)
+    closer.start()
+    records = tables.run(seatings)
+    closer.join()
+    assert 0 < len(records) < 100 and not any(r.faults for r in records)

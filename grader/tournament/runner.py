@@ -264,6 +264,7 @@ class Tables:
         self.arenas = [Arena(by_id, open_session, game, first_slot=FIRST_SLOT + 1 + i * width, capacity=capacity)
                        for i in range(max(1, jobs))]
         self._workers: list[_Worker] = []
+        self._closing = threading.Event()  # set by close(): workers start no new game (Ctrl-C mid-round)
 
     def _worker(self, i: int) -> _Worker:
         while len(self._workers) <= i:
@@ -282,7 +283,7 @@ class Tables:
 
         def play(arena: Arena, done: threading.Semaphore) -> None:
             try:
-                while not failures:
+                while not failures and not self._closing.is_set():
                     try:
                         seating = todo.get_nowait()
                     except queue.Empty:
@@ -309,6 +310,7 @@ class Tables:
         return sorted(records, key=lambda r: r.game)
 
     def close(self) -> None:
+        self._closing.set()
         for worker in self._workers:
             worker.stop()
         self._workers.clear()
