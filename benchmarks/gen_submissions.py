@@ -72,8 +72,8 @@ def debug_print(src: str, rng: random.Random) -> str:
 
 
 def blackjack_index_loop(src: str, rng: random.Random) -> str:
-    return replace(src, "    remaining = list(deck)\n    while total < opponent and remaining:\n        total += _card_value(remaining.pop(0))",
-                   "    k = 0\n    while total < opponent and k < len(deck):\n        total += _card_value(deck[k])\n        k += 1")
+    return replace(src, "    remaining = list(deck)\n    while total < opponent and remaining:\n        total += remaining.pop(0)",
+                   "    k = 0\n    while total < opponent and k < len(deck):\n        total += deck[k]\n        k += 1")
 
 
 def skip_extra_credit(src: str, rng: random.Random) -> str:
@@ -94,7 +94,7 @@ WRONG: list[tuple[str, Edit]] = [
     ("war_no_two_rule", lambda s, r: replace(s, "    if card == 2 and other == _KING:\n        return True\n", "")),
     ("scrabble_swapped", lambda s, r: replace(replace(s, 'return "I am the Scrabble champion!"', 'return "@@"'),
                                               "return \"Beginner's luck...\"", 'return "I am the Scrabble champion!"').replace('"@@"', "\"Beginner's luck...\"")),
-    ("wordsearch_zero_based", lambda s, r: replace(s, "starts.append([cells[0][0] + 1, cells[0][1] + 1])", "starts.append([cells[0][0], cells[0][1]])")),
+    ("wordsearch_zero_based", lambda s, r: replace(s, "starts.append([placements[0][0][0] + 1, placements[0][0][1] + 1])", "starts.append([placements[0][0][0], placements[0][0][1]])")),
     ("gofish_pair_first", lambda s, r: replace(s, "            asker.append(drawn)\n            asker.append(asker.pop(0))\n",
                                                "            asker.append(drawn)\n")),
 ]
@@ -104,7 +104,7 @@ WRONG: list[tuple[str, Edit]] = [
 RAISING: list[tuple[str, Edit]] = [
     ("gofish_unfinished", lambda s, r: re.sub(r"^def goFish\(", "def _gofish_draft(", s, flags=re.M)
      + "\n\ndef goFish(hand1, hand2, deck):\n    raise NotImplementedError('did not finish this one')\n"),
-    ("blackjack_index_error", lambda s, r: replace(s, "_card_value(hand[0]) + _card_value(hand[1])", "_card_value(hand[0]) + _card_value(hand[2])")),
+    ("blackjack_index_error", lambda s, r: replace(s, "total = hand[0] + hand[1]", "total = hand[0] + hand[2]")),
     ("syntax_error", lambda s, r: replace(s, "def war(hand1: list[int], hand2: list[int]) -> str:", "def war(hand1, hand2) -> str\n")),
     ("crash_on_import", lambda s, r: s + "\n\nresult = scrabbleScore([1, 2], [3])\nprint(result[100])\n"),
 ]

@@ -133,7 +133,7 @@ class FunctionGrader:
 
     def context(self, fn: FunctionSpec, planned: PlannedCase) -> JudgeContext:
         return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name,
-                            validators=self.plan.validators)
+                            validators=self.plan.validators, answers=planned.answers)
 
     def grade(self, submission: Submission) -> SubmissionResult:
         started = time.perf_counter()

@@ -25,6 +25,7 @@ class PlannedCase:
     expected: Any
     reference_s: float
     time_limit: float
+    answers: tuple[Any, ...] | None = None  # every accepted answer (``compare: one_of``), listed once per run
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,19 @@ def plan_function(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable[
                 hint="fix the case's args in the spec, or the reference",
             ) from exc
         limit_spec = case.time_limit or fn_spec.time_limit
-        planned.append(PlannedCase(case, expected, seconds, limit_spec.resolve(seconds, scale)))
+        planned.append(PlannedCase(case, expected, seconds, limit_spec.resolve(seconds, scale),
+                                   _accepted_answers(fn_spec, reference, case, expected)))
     return tuple(planned)
+
+
+def _accepted_answers(fn_spec: FunctionSpec, reference: ModuleType, case: Case, expected: Any) -> tuple[Any, ...] | None:
+    """The answers a ``one_of`` comparison accepts for ``case``, from the reference, once per run:
+    listing them is search work (every placement of a word) that no submission should repeat."""
+    if fn_spec.compare.mode != "one_of":
+        return None
+    from grader.judge.compare import accepted_answers
+
+    return tuple(accepted_answers(expected, fn_spec.compare.options, reference, case.args))
 
 
 def plan_frozen(fn_spec: FunctionSpec, cases: Iterable[Case], scale: float = 1.0) -> tuple[PlannedCase, ...]:

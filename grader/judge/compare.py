@@ -38,6 +38,7 @@ class JudgeContext:
     reference: ModuleType | None = None
     function: str = ""
     validators: Mapping[str, Callable[..., "Judgement"]] = field(default_factory=dict)  # the spec's (grader.judge.validators)
+    answers: Sequence[Any] | None = None  # ``one_of``'s accepted answers when the plan listed them already
 
 
 Comparator = Callable[[Any, Any, Mapping[str, Any], JudgeContext], Judgement]
@@ -233,7 +234,7 @@ def one_of(expected: Any, actual: Any, options: Mapping[str, Any], context: Judg
     For a handout that allows several readings: the reference names them all, so no
     student is marked down for a reading the handout permits.
     """
-    answers = _answers(expected, options, context)
+    answers = list(context.answers) if context.answers else accepted_answers(expected, options, context.reference, context.args)
     equal = _Equal(number=_exact_number, text=lambda s: s, strict_sequences=False)
     closest = _outputs(answers[0], actual, equal)
     for answer in answers:
@@ -245,12 +246,12 @@ def one_of(expected: Any, actual: Any, options: Mapping[str, Any], context: Judg
     return Judgement.wrong(f"matches none of the {len(answers)} answers the handout allows; compared with the first: {closest.message}")
 
 
-def _answers(expected: Any, options: Mapping[str, Any], context: JudgeContext) -> list[Any]:
+def accepted_answers(expected: Any, options: Mapping[str, Any], reference: ModuleType | None, args: Sequence[Any]) -> list[Any]:
     """The accepted answers, from the trusted reference (a student bundle has only the pin)."""
     name = options.get("answers")
-    fn = getattr(context.reference, name, None) if context.reference is not None and name else None
+    fn = getattr(reference, name, None) if reference is not None and name else None
     if fn is None:
         return [expected]
     import copy
 
-    return list(fn(*copy.deepcopy(list(context.args)))) or [expected]
+    return list(fn(*copy.deepcopy(list(args)))) or [expected]

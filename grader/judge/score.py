@@ -36,7 +36,7 @@ def round_score(value: float) -> float:
 
 
 def case_points(fn: FunctionSpec, case: Case) -> float:
-    total_weight = sum(c.weight for c in fn.cases)
+    total_weight = fn.total_weight
     return fn.points * case.weight / total_weight if total_weight else 0.0
 
 

@@ -5,6 +5,7 @@ never the raw YAML, so that a spec is validated in exactly one place.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Mapping
@@ -138,6 +139,11 @@ class FunctionSpec:
     @property
     def accepted_names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
+
+    @cached_property
+    def total_weight(self) -> float:
+        """The sum of the cases' weights (asked once per judged case: summed once)."""
+        return sum(c.weight for c in self.cases)
 
 
 @dataclass(frozen=True)

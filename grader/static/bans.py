@@ -165,12 +165,30 @@ INERT_ATTRS = frozenset("""
 """.split()) - {"compile"}
 
 
-def _bound_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+def _nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree``, breadth first: ``ast.walk`` without its generators (the
+    pre-check runs on every submission, so its walk is most of its cost)."""
+    out = [tree]
+    AST = ast.AST
+    i = 0
+    while i < len(out):
+        node = out[i]
+        i += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, AST):
+                out.append(value)
+            elif type(value) is list:
+                out.extend(v for v in value if isinstance(v, AST))
+    return out
+
+
+def _bound_names(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str]]:
     """Names the file binds itself (functions, classes, parameters, assignments, loop and
     comprehension targets, except/with names) and attributes it sets or defines in classes."""
     names: set[str] = set()
     attrs: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
             if isinstance(node, ast.ClassDef):
@@ -192,43 +210,68 @@ def _bound_names(tree: ast.AST) -> tuple[set[str], set[str]]:
     return names, attrs
 
 
+def _docstrings(nodes: Sequence[ast.AST]) -> set[int]:
+    """The docstring constants of the module, its classes and functions ("sum is banned here").
+
+    A docstring's words need no check: turning any text into a callable takes a lookup by
+    name (getattr, eval, a namespace), which is never inert and sends the file to the full
+    analysis whatever the text says; other strings (``print("sum")``) are still checked.
+    """
+    found: set[int] = set()
+    for node in nodes:
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                found.add(id(first.value))
+    return found
+
+
 def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     """Could this code reach a banned callable at all?  A cheap, sound pre-check.
 
     False only when every name, attribute and import in the file is the file's own or on
-    the inert lists above, and no word of a banned name appears: such code can neither
-    spell a banned callable nor compute one (that needs getattr, eval, a namespace, a
-    format string's field lookup, an import by name, ... none of which is inert), so the
-    full analysis (tens of milliseconds on a long file) would find nothing.  Anything else
-    is analysed fully.
+    the inert lists above, and no word of a banned name appears outside a docstring: such
+    code can neither spell a banned callable nor compute one (that needs getattr, eval, a
+    namespace, a format string's field lookup, an import by name, ... none of which is
+    inert), so the full analysis (tens of milliseconds on a long file) would find nothing.
+    Anything else is analysed fully.
     """
     triggers: set[str] = set()
     for name in names:
         base = name.split("(", 1)[0]
         triggers.add(base.rsplit(".", 1)[-1])
         triggers.update(_WORD.findall(name.partition("(")[2]))
-    own_names, own_attrs = _bound_names(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
+    nodes = _nodes(tree)
+    own_names, own_attrs = _bound_names(nodes)
+    docstrings = _docstrings(nodes)
+    Name, Attribute, Constant, Import, ImportFrom, keyword = (
+        ast.Name, ast.Attribute, ast.Constant, ast.Import, ast.ImportFrom, ast.keyword)
+    for node in nodes:
+        kind = type(node)
+        if kind is Name:
             if node.id in triggers or node.id not in own_names and node.id not in INERT_BUILTINS:
                 return True
-        elif isinstance(node, ast.Attribute):
+        elif kind is Attribute:
             if node.attr in triggers or node.attr not in own_attrs and node.attr not in INERT_ATTRS:
                 return True
-        elif isinstance(node, ast.Import):
+        elif kind is Constant:
+            value = node.value
+            if isinstance(value, (str, bytes)) and id(node) not in docstrings:
+                text = value if isinstance(value, str) else value.decode("latin-1")
+                if triggers.intersection(_WORD.findall(text)):
+                    return True
+        elif kind is Import:
             if any(a.name not in INERT_MODULES or a.name in triggers for a in node.names):
                 return True
             own_names.update(a.asname or a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
+        elif kind is ImportFrom:
+            if node.module == "__future__" and not node.level:
+                continue                    # a compiler directive: binds _Feature records only
             if node.level or node.module not in INERT_MODULES:
                 return True
             if any(a.name in triggers or a.name not in INERT_ATTRS for a in node.names):
                 return True
-        elif isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-            text = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-            if triggers.intersection(_WORD.findall(text)):
-                return True
-        elif isinstance(node, ast.keyword) and node.arg in triggers:
+        elif kind is keyword and node.arg in triggers:
             return True
     return False
 

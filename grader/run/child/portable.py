@@ -134,14 +134,15 @@ class PortableChild(Child):  # type: ignore[misc]  # Child comes from _gradechil
         data, size = self.sink.take()
         return data[: self.out_cap].decode("utf-8", errors="replace"), size > self.out_cap
 
-    def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        return lambda fn: fn                 # the parent's kill is the wall-clock limit
+    def _arm(self, wall_s: float, cpu_s: float | None = None) -> None:
+        pass                                 # the parent's kill is the wall-clock limit
 
-    def _cpu_alarm(self, t_limit: float) -> float:
-        return float("inf")                  # the verdict is CPU time > limit, after the call
-
-    def _cpu_alarm_off(self) -> None:
+    def _disarm(self) -> None:
         pass
+
+    @staticmethod
+    def _cpu_cap(t_limit: float) -> float:
+        return float("inf")                  # the verdict is CPU time > limit, after the call
 
     def _kill_other_processes(self) -> None:
         pass                                 # the parent kills the process tree on restart
