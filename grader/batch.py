@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
-from grader.plan import make_plan
+from grader.plan import Plan, make_plan
 from grader.run.sandbox import IsolationProfile, Limits, Sandbox
 from grader.session import Grader, GradingSession, Outcome, Sink, internal_error, open_session
 from grader.spec.model import Spec
@@ -33,22 +33,24 @@ class BatchOptions:
     limits: Limits = field(default_factory=Limits)
     profile: IsolationProfile | None = None
     sinks: Sequence[Sink] = ()  # streaming reporters, after the store and the JSON files
+    plan: Plan | None = None    # the spec's plan when the caller made it already (validation needs it too)
 
 
 GraderFactory = Callable[[int], tuple[Grader, Callable[[], None]]]
 
 
 def grader_factory(spec: Spec, *, limits: Limits | None = None, profile: IsolationProfile | None = None,
-                   public_only: bool = False) -> GraderFactory:
+                   public_only: bool = False, plan: Plan | None = None) -> GraderFactory:
     """Build one grader per sandbox slot on demand, as (grader, close) pairs; the spec's kind decides which."""
     if spec.kind == "program":
         return lambda slot: (ProgramGrader(spec, limits=limits, profile=profile, public_only=public_only), lambda: None)
-    from grader.pipeline import FunctionGrader
+    from grader.pipeline import FunctionGrader, watch_list
 
-    plan = make_plan(spec, visibility="public" if public_only else None)
+    if plan is None or plan.spec is not spec:
+        plan = make_plan(spec, visibility="public" if public_only else None)
 
     def make(slot: int) -> tuple[Grader, Callable[[], None]]:
-        sandbox = Sandbox(profile, limits or Limits(), slot=slot)
+        sandbox = Sandbox(profile, limits or Limits(), slot=slot, watch=watch_list(spec))
         return FunctionGrader(plan, sandbox), sandbox.close
 
     return make
@@ -125,5 +127,6 @@ def run_batch(
         for language in {s.lang for s in todo if s.language and not s.problems}:
             language.require()          # a missing toolchain stops here, never as every student's 0
         if todo:
-            grade_in_pool(session, grader_factory(spec, limits=options.limits, profile=options.profile), todo, options.jobs)
+            grade_in_pool(session, grader_factory(spec, limits=options.limits, profile=options.profile, plan=options.plan),
+                          todo, options.jobs)
         return session.outcome(submissions)

@@ -15,6 +15,7 @@ from grader.spec.loader import load_spec
 from grader.spec.problems import SpecError
 
 if TYPE_CHECKING:
+    from grader.plan import Plan
     from grader.run.model import IsolationProfile
     from grader.spec.model import Spec
 
@@ -116,6 +117,30 @@ def parse_formats(text: str) -> list[str]:
     return formats
 
 
+def _plan_or_none(spec: "Spec") -> "Plan | None":
+    """The grading plan, made once and used by validation and grading alike; None when the
+    reference fails on a case (validation then says where, at the spec's line) or the spec
+    is not one of functions."""
+    if spec.kind != "functions":
+        return None
+    from grader.plan import make_plan
+
+    try:
+        return make_plan(spec)
+    except GraderError:
+        return None
+
+
+def _probe_in_background() -> None:
+    """Start the sandbox probe (a real bubblewrap start) in a thread: it mostly waits on its
+    subprocess, so it overlaps the parent's own work; ``resolve_profile`` waits for it."""
+    import threading
+
+    from grader.run.sandbox import probe
+
+    threading.Thread(target=probe, name="grader-probe", daemon=True).start()
+
+
 def _calibration_note(spec) -> str:
     """The factor this machine's speed applies to the spec's absolute time limits, if it states one."""
     from grader.calibration import calibrate
@@ -146,6 +171,7 @@ def _grade_args(p: argparse.ArgumentParser) -> None:
 @command("grade", "grade submissions and write reports", _grade_args)
 def cmd_grade(args: argparse.Namespace) -> int:
     from grader.batch import BatchOptions
+    from grader.calibration import measure_in_background
     from grader.executors import run as run_executor
     from grader.progress import Progress
     from grader.reports import write_reports
@@ -154,7 +180,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from grader.spec.checks import deep_problems
 
     spec = load_spec(args.spec)
-    problems = deep_problems(spec)  # a wrong pin or a ban that bans nothing must not grade a class
+    if spec.calibration_s is not None:
+        measure_in_background()     # overlaps the reference's run below
+    _probe_in_background()          # bubblewrap's first start overlaps it too
+    plan = _plan_or_none(spec)
+    problems = deep_problems(spec, plan)  # a wrong pin or a ban that bans nothing must not grade a class
     if problems:
         raise SpecError(problems)
     profile = resolve_profile(args)
@@ -166,7 +196,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     formats = parse_formats(args.format)
     where = f"on the Dask cluster at {args.scheduler}" if args.executor == "dask" else f"with {max(1, args.jobs)} job(s)"
     err(f"grading {len(submissions)} submission(s) of {spec.assignment} {where}; {profile.describe()}{_calibration_note(spec)}")
-    options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile)
+    options = BatchOptions(out_dir=args.out, jobs=max(1, args.jobs), regrade=args.regrade, profile=profile,
+                           plan=plan if args.executor == "local" else None)
     with Progress(len(submissions)) as progress:
         outcome = run_executor(args.executor, spec, submissions, options, scheduler=args.scheduler, on_result=progress.advance)
     report_options = {"skip_existing": True, **({"id_column": args.id_column} if args.id_column else {}),

@@ -123,6 +123,11 @@ def _not_run(fn: FunctionSpec, planned: Sequence[PlannedCase], message: str, con
     return [judge_case(fn, p.case, p.expected, seen, context_for(p)) for p in planned]
 
 
+def watch_list(spec: Spec) -> tuple[str, ...]:
+    """The banned callables a session watches at run time (the union over the functions)."""
+    return tuple(sorted({name for fn in spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}))
+
+
 class FunctionGrader:
     """Grades one submission against a plan, inside one sandbox slot."""
 
@@ -169,6 +174,7 @@ class FunctionGrader:
                 calls.update(hidden_calls if hidden_load.ok else
                              {id(p): _unloaded(hidden_load) for p in left})
                 skipped |= hidden_skipped if hidden_load.ok else set()
+        self.sandbox.prepare(2 if public and hidden else 1)   # the next submission's sessions, while this one is judged
         functions, tests = {}, []
         for fn in self.spec.functions:
             taken = [n for other in self.spec.functions if other is not fn for n in other.accepted_names]
@@ -203,8 +209,7 @@ class FunctionGrader:
         """Load the submission in a fresh session and run ``planned`` there, one case at a time;
         the cases the consecutive-timeout rule skipped come back apart, by id."""
         language = submission.lang
-        watch = sorted({name for fn in self.spec.functions if fn.bans.runtime != "off" for name in fn.bans.names}) \
-            if language.runtime_bans else []
+        watch = list(watch_list(self.spec)) if language.runtime_bans else []
         calls: dict[int, CallResult] = {}
         skipped: set[int] = set()
         assert submission.main is not None

@@ -170,7 +170,7 @@ class SandboxPool(WorkerPlugin):
             if self._plan is None:
                 self._plan = self.job.plan()
             plan = self._plan
-        from grader.pipeline import FunctionGrader
+        from grader.pipeline import FunctionGrader, watch_list
         from grader.run.sandbox import Sandbox, probe
 
         profile = None
@@ -181,7 +181,7 @@ class SandboxPool(WorkerPlugin):
                                   hint="install bubblewrap on every worker, or run `grader grade --unsafe` for trusted code")
         slot = _Slot()
         try:
-            sandbox = Sandbox(profile, self.job.limits, slot=slot.number)
+            sandbox = Sandbox(profile, self.job.limits, slot=slot.number, watch=watch_list(plan.spec))
         except BaseException:
             slot.release()
             raise

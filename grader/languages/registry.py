@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from importlib.metadata import entry_points
 from pathlib import PurePath
 from typing import Mapping
 
@@ -44,12 +43,17 @@ def _resolve(target: object, origin: str) -> Language:
     return language
 
 
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> Language:
+    module, _, attribute = BUILTIN[name].partition(":")
+    return _resolve(getattr(importlib.import_module(module), attribute), BUILTIN[name])
+
+
 @lru_cache(maxsize=1)
 def _registry() -> dict[str, Language]:
-    found: dict[str, Language] = {}
-    for name, where in BUILTIN.items():
-        module, _, attribute = where.partition(":")
-        found[name] = _resolve(getattr(importlib.import_module(module), attribute), where)
+    from importlib.metadata import entry_points   # slow to import: only when a plug-in may be asked for
+
+    found: dict[str, Language] = {name: _builtin(name) for name in BUILTIN}
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         if entry.name in found:
             continue  # a plug-in never replaces a built-in language
@@ -68,7 +72,12 @@ def language_names() -> tuple[str, ...]:
 
 
 def get_language(name: str) -> Language:
-    """The language registered under ``name``, or :class:`UnknownLanguage`."""
+    """The language registered under ``name``, or :class:`UnknownLanguage`.
+
+    A built-in name is resolved alone (a plug-in never replaces a built-in): grading a
+    Python assignment imports neither the other languages nor the entry-point metadata."""
+    if name in BUILTIN:
+        return _builtin(name)
     try:
         return _registry()[name]
     except KeyError:

@@ -85,10 +85,14 @@ def _trial(cand: IsolationProfile) -> str | None:
 class Sandbox:
     """One worker slot; runs sessions one at a time."""
 
-    def __init__(self, profile: IsolationProfile | None = None, limits: Limits = Limits(), slot: int = 0):
+    def __init__(self, profile: IsolationProfile | None = None, limits: Limits = Limits(), slot: int = 0,
+                 watch: Sequence[str] = ()):
         self.profile = profile or probe()
         self.limits = limits
         self.slot = slot
+        # The banned callables this slot's sessions usually watch: the zygote installs their
+        # tripwires once and every session inherits them (a session watching others installs its own).
+        self.watch = tuple(watch)
         self._proc: subprocess.Popen[bytes] | None = None
         self._ctl: socket.socket | None = None
         self._ctl_buf = bytearray()
@@ -104,7 +108,8 @@ class Sandbox:
     def _start(self) -> None:
         self._stop()
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        cfg: dict[str, Any] = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap}
+        cfg: dict[str, Any] = {"ctl_fd": child.fileno(), "isolated": self.profile.uses_bwrap,
+                               "scratch_mb": self.limits.scratch_mb, "watch": list(self.watch)}
         if self.profile.uses_bwrap:
             cfg["sys_path"] = [_bwrap.inside(d) for d in _bwrap.site_dirs()]
             cmd = [_bwrap.inside(os.path.realpath(sys.executable)), "-I", "-S", SANDBOX_HARNESS]
@@ -219,7 +224,24 @@ class Sandbox:
             os.close(f)
         return reply, None
 
+    def _post(self, msg: dict[str, Any]) -> None:
+        """A control message that has no reply (``drop``, ``prepare``); a dead zygote is
+        noticed, and restarted, by the next request."""
+        if self._ctl is None or self._proc is None or self._proc.poll() is not None:
+            return
+        try:
+            self._ctl.sendall(codec.dumps_line(msg))
+        except OSError:
+            self._stop()
+
     # -- public -----------------------------------------------------------
+    def prepare(self, sessions: int = 2) -> None:
+        """Have the next ``sessions`` session processes forked into fresh namespaces and
+        isolated now, while the parent does other work (judging); call it when no session of
+        this slot is running, so their CPU time is never counted in a call's."""
+        if not self._closed and self.profile.name != "portable":
+            self._post({"op": "prepare", "n": int(sessions)})
+
     def session(self, files: Mapping[str, str | bytes], main: str, watch: Sequence[str] = (),
                 *, load_time_limit: float = 10.0) -> "Session":
         if self._closed:

@@ -154,15 +154,15 @@ class Session:
             return None
 
     def _spawn(self, first: bool) -> LoadResult:
-        """A fresh child; the student's files go to it over its own channel, never through
-        the zygote, so no later session can find them in memory it inherits."""
+        """A fresh child (a spare the zygote prepared, or one forked now); the session's
+        request and the student's files go to it over its own channel, never through the
+        zygote, so no later session can find them in memory it inherits."""
         self._drop_chan()
         nonce = secrets.token_hex(16)
-        msg = {"op": "spawn", "main": self.main, "limits": self._limits_msg(), "watch": list(self.watch),
-               "nonce": nonce, "load_time_limit": self.load_time_limit}
-        reply, fd = self.sandbox._request(msg, want_fd=True)
+        reply, fd = self.sandbox._request({"op": "spawn"}, want_fd=True)
         self._chan = socket.socket(fileno=fd)
-        failed = self._send({"files": self._files})
+        failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
+                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit})
         if failed:
             self._restart = True
             return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
@@ -424,6 +424,7 @@ class Session:
         return results
 
     def close(self) -> None:
+        """End the session: when this returns, every process of the session is gone."""
         if self._closed:
             return
         self._closed = True

@@ -470,6 +470,18 @@ def document(spec: Spec) -> dict[str, Any]:
     return copy.deepcopy(dict(spec._document))
 
 
+def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """The YAML's node tree (for positions) and its data, from one parse by libyaml when
+    PyYAML has it (the pure-Python parser takes a large spec's whole second to read)."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    finally:
+        loader.dispose()
+    return root, data
+
+
 def load_spec(path: str | Path) -> Spec:
     """Load and validate a spec, raising :class:`SpecError` with every problem found."""
     path = Path(path)
@@ -481,10 +493,13 @@ def load_spec(path: str | Path) -> Spec:
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError([Problem(shown, 1, 1, f"cannot read spec: {exc}")]) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise SpecError([yaml_problem(shown, exc)]) from None
+        root, data = parse_yaml(text)
+    except yaml.YAMLError:
+        try:    # the pure-Python parser's wording and position of the error, as before
+            yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            raise SpecError([yaml_problem(shown, exc)]) from None
+        raise
     positions = PositionMap(root)
     if not isinstance(data, dict):
         raise SpecError([Problem(shown, 1, 1, "a spec must be a YAML mapping (key: value lines)")])

@@ -80,7 +80,23 @@ except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
 # --------------------------------------------------------------- zygote
+class _Forked:
+    """One session process the zygote made: I (the intermediate), G (the session's pid 1),
+    the zygote's end of G's channel until it is handed to the parent, its scratch folder."""
+
+    __slots__ = ("ipid", "gpid", "chan", "scratch")
+
+    def __init__(self, ipid: int, gpid: int | None, chan: socket.socket | None, scratch: str | None) -> None:
+        self.ipid, self.gpid, self.chan, self.scratch = ipid, gpid, chan, scratch
+
+
 class Zygote:
+    """Forks sessions on request.  Between submissions the parent may ask it to ``prepare``
+    spares: session processes forked into fresh namespaces and isolated ahead of time, each
+    waiting for the one session it will serve; a ``spawn`` then hands one over at once.  A
+    session ending by ``drop`` is killed without waiting for its namespaces to be torn down
+    (it is reaped later); ``kill`` waits, for the status a crash report needs."""
+
     def __init__(self, cfg: dict[str, Any]) -> None:
         self.cfg = cfg
         sys.dont_write_bytecode = True       # no __pycache__ in the student's scratch
@@ -88,7 +104,9 @@ class Zygote:
         self.reader = LineReader(self.ctl)
         self.isolated = bool(cfg.get("isolated"))
         self.container = cfg.get("container")   # the container profile: sessions drop to this uid
-        self.cur: tuple[int, int | None, str | None] | None = None  # (I pid, G pid, scratch dir or None)
+        self.cur: _Forked | None = None
+        self.spares: list[_Forked] = []
+        self.dying: list[_Forked] = []
         for p in cfg.get("sys_path", []):
             if p not in sys.path:
                 sys.path.append(p)
@@ -99,6 +117,10 @@ class Zygote:
             importlib.import_module("timeout_decorator")  # pre-import for the children
         except Exception:
             pass
+        # The slot's watch list, installed once here: every session forked later inherits the
+        # tripwires (inactive until a call starts) instead of patching every module itself.
+        watch = tuple(cfg.get("watch") or ())
+        self.preinstalled = (watch, monitor.Tripwires(watch).install()) if watch else None
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 0)        # children cannot ptrace / read our memory
         if resource is not None:
@@ -112,25 +134,51 @@ class Zygote:
         while True:
             line = self.reader.readline()
             if line is None:
-                self._kill_current()
+                self._kill_all()
                 os._exit(0)
             msg = json.loads(line)
             op = msg.get("op")
+            self._reap(block=False)
             if op == "spawn":
-                self._kill_current()
-                self._spawn(msg)
+                self._drop_current()
+                self._spawn()
+            elif op == "drop":               # no reply: the session is over, its status unneeded
+                self._drop_current()
+            elif op == "prepare" and self.container:   # one uid for every session: a sweep would kill spares
+                self._drop_current()
+            elif op == "prepare":            # no reply: spares for the sessions to come
+                self._drop_current()
+                self._reap(block=True)
+                while len(self.spares) < min(int(msg.get("n", 1)), 4):
+                    forked = self._fork()
+                    if forked.gpid is None:
+                        self._finish(forked, wait=True)
+                        break
+                    self.spares.append(forked)
             elif op == "kill":
                 st = self._kill_current()
                 _send(self.ctl, {"ok": True, "status": st})
             elif op == "ping":
                 _send(self.ctl, {"ok": True})
             elif op == "exit":
-                self._kill_current()
+                self._kill_all()
                 os._exit(0)
             else:
                 _send(self.ctl, {"ok": False, "error": f"unknown op {op!r}"})
 
-    def _spawn(self, msg: dict[str, Any]) -> None:
+    def _spawn(self) -> None:
+        forked = self.spares.pop(0) if self.spares else self._fork()
+        self.cur = forked
+        chan = forked.chan
+        forked.chan = None
+        ok = forked.gpid is not None and chan is not None
+        fds = [chan.fileno()] if chan is not None else []
+        socket.send_fds(self.ctl, [codec.dumps_line({"ok": ok, "gpid": forked.gpid})], fds)
+        if chan is not None:
+            chan.close()
+
+    def _fork(self) -> _Forked:
+        """I and G in fresh namespaces; returns once G is isolated and ready (or is dead)."""
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         r, w = os.pipe()
         scratch = None
@@ -145,6 +193,9 @@ class Zygote:
                 os.close(r)
                 self.ctl.close()
                 a.close()
+                for other in self.spares:
+                    if other.chan is not None:
+                        other.chan.close()
                 if self.isolated:
                     _chk(libc().unshare(SESSION_NAMESPACES), "unshare")
                 elif sys.platform.startswith("linux"):
@@ -153,7 +204,7 @@ class Zygote:
                 if gpid == 0:
                     os.close(w)
                     try:
-                        Child(self.cfg, msg, b, scratch).run()
+                        Child(self.cfg, None, b, scratch, self.preinstalled).run()
                     except BaseException:
                         try:
                             sys.__stderr__.write(traceback.format_exc())  # type: ignore[union-attr]
@@ -176,37 +227,90 @@ class Zygote:
                 break
             data += chunk
         os.close(r)
-        grandchild = int(data) if data.isdigit() else None
-        self.cur = (ipid, grandchild, scratch)
-        socket.send_fds(self.ctl, [codec.dumps_line({"ok": grandchild is not None, "gpid": grandchild})], [a.fileno()])
-        a.close()
+        gpid = int(data) if data.isdigit() else None
+        if gpid is not None and not _await_ready(a):
+            gpid = None
+        return _Forked(ipid, gpid, a, scratch)
 
-    def _kill_current(self) -> dict[str, int] | None:
-        if self.cur is None:
-            return None
-        ipid, gpid, scratch = self.cur
-        self.cur = None
-        if gpid:
-            for kill in (os.killpg, os.kill):
-                try:
-                    kill(gpid, signal.SIGKILL)
-                except OSError:
-                    pass
+    def _drop_current(self) -> None:
+        """End the current session now; its teardown finishes while the zygote goes on."""
+        if self.cur is not None:
+            forked, self.cur = self.cur, None
+            if self.container:           # one uid for every session: end it now, with the uid sweep
+                self._finish(forked, wait=True)
+                return
+            _kill_g(forked)
+            self.dying.append(forked)
+
+    def _reap(self, block: bool) -> None:
+        keep = []
+        for forked in self.dying:
+            if not self._finish(forked, wait=block, kill=False):
+                keep.append(forked)
+        self.dying = keep
+
+    def _finish(self, forked: _Forked, *, wait: bool, kill: bool = True) -> dict[str, int] | None | bool:
+        """Kill G, reap I (``wait``: block for it) and remove the scratch folder.  The exit
+        status when waited for; without waiting, whether I was reaped."""
+        if kill:
+            _kill_g(forked)
+        if forked.chan is not None:
+            forked.chan.close()
+            forked.chan = None
         status: dict[str, int] | None = None
         try:
-            _, st = os.waitpid(ipid, 0)
+            pid, st = os.waitpid(forked.ipid, 0 if wait else os.WNOHANG)
+            if pid == 0:
+                return False
             if os.WIFEXITED(st):
                 status = {"exit": os.WEXITSTATUS(st)}
             elif os.WIFSIGNALED(st):
                 status = {"signal": os.WTERMSIG(st)}
         except ChildProcessError:
             pass
-        if self.container:       # whatever escaped the process group and the subreaper
+        if self.container and wait:       # whatever escaped the process group and the subreaper
             confine.sweep_uid(self.container["uid"], tuple(self.container.get("litter", ())))
-        if scratch:
+        if forked.scratch:
             import shutil
-            shutil.rmtree(scratch, ignore_errors=True)
-        return status
+            shutil.rmtree(forked.scratch, ignore_errors=True)
+        return status if wait else True
+
+    def _kill_current(self) -> dict[str, int] | None:
+        if self.cur is None:
+            return None
+        forked, self.cur = self.cur, None
+        status = self._finish(forked, wait=True)
+        return status if isinstance(status, dict) else None
+
+    def _kill_all(self) -> None:
+        self._drop_current()
+        for forked in self.spares + self.dying:
+            _kill_g(forked)
+        for forked in self.spares + self.dying:
+            self._finish(forked, wait=True, kill=False)
+        self.spares, self.dying = [], []
+
+
+def _kill_g(forked: _Forked) -> None:
+    if forked.gpid:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(forked.gpid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _await_ready(chan: socket.socket, timeout: float = 20.0) -> bool:
+    """G's one ready byte, sent once it is isolated; nothing (or EOF) means it died."""
+    import select
+
+    ready, _, _ = select.select([chan], [], [], timeout)
+    if not ready:
+        return False
+    try:
+        return chan.recv(1) == b"R"
+    except OSError:
+        return False
 
 
 def _intermediate_wait(gpid: int, isolated: bool) -> None:

@@ -101,6 +101,9 @@ class PortableChild(Child):  # type: ignore[misc]  # Child comes from _gradechil
         self.reader = pipes
         self.sink = _Sink(self.out_cap)
 
+    def _before_session(self) -> None:
+        pass                                 # no zygote, no isolation: the subprocess is the session
+
     def _receive_files(self) -> None:
         pass                                 # the parent wrote them into the scratch folder
 

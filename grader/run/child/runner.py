@@ -74,27 +74,37 @@ def _text(obj: object, cap: int = 2000) -> str:
 
 
 class Child:
-    def __init__(self, cfg: dict[str, Any], msg: dict[str, Any], sock: socket.socket, scratch: str | None) -> None:
+    """One session's process.  ``msg`` (main file, limits, nonce, watch list, files) arrives as
+    the first line on its own channel, so a child can be forked and isolated before the
+    session it will serve is known (a spare); ``preinstalled``: the zygote's tripwires and
+    the names they watch, used when the session watches the same names."""
+
+    def __init__(self, cfg: dict[str, Any], msg: dict[str, Any] | None, sock: socket.socket, scratch: str | None,
+                 preinstalled: tuple[tuple[str, ...], Any] | None = None) -> None:
         self.cfg = cfg
-        self.msg = msg
+        self.msg = dict(msg or {})
         self.sock = sock
         self.reader = LineReader(sock)
         self.isolated = bool(cfg.get("isolated"))
-        self.limits = msg["limits"]
         self.scratch = scratch or "/w"
         self.module: types.ModuleType | None = None
         self.tripwires: Any = None
+        self._preinstalled = preinstalled
         self._watcher: Any = None
         self.out_fd = -1
-        self.out_cap = int(self.limits.get("output_bytes", 32000))
+        self._session_limits()
         self._stat_fd = -1
         self._armed = False
         self._cpu_deadline = 0.0
         self._timer_signals = tuple(getattr(signal, n) for n in ("SIGALRM", "SIGPROF") if hasattr(signal, n))
 
+    def _session_limits(self) -> None:
+        self.limits = self.msg.get("limits") or {}
+        self.out_cap = int(self.limits.get("output_bytes", 32000))
+
     # -- setup ------------------------------------------------------------
     def _isolate(self) -> None:
-        mb = int(self.limits.get("scratch_mb", 64))
+        mb = int(self.cfg.get("scratch_mb") or self.limits.get("scratch_mb", 64))
         mount(None, "/", None, MS_REC | MS_PRIVATE)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         mount("tmpfs", "/w", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
@@ -132,7 +142,9 @@ class Child:
             except (ValueError, OSError):
                 pass
 
-    def _setup(self) -> None:
+    def _before_session(self) -> None:
+        """Everything that needs nothing of the session: namespaces' mounts, capabilities,
+        no_new_privs, the seccomp filter.  Then one byte tells the zygote this child is ready."""
         if self.cfg.get("container"):        # no namespaces: own uid, Landlock, seccomp (confine.py)
             from _gradechild.confine import enter
             enter(self.cfg["container"], self.scratch)
@@ -147,6 +159,9 @@ class Child:
             os.setsid()
         except OSError:
             pass
+        self.sock.sendall(b"R")
+
+    def _setup(self) -> None:
         for name, data in self.msg["files"].items():
             data = base64.b64decode(data)
             path = os.path.join(self.scratch, name)
@@ -349,8 +364,10 @@ class Child:
         res: dict[str, Any] = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
                "line": None, "names": [], "exception": None}
         try:
-            if self.msg.get("watch"):       # before any student code: the tripwires are in place
-                self.tripwires = Tripwires(self.msg["watch"]).install()
+            watch = tuple(self.msg.get("watch") or ())
+            if watch:                       # before any student code: the tripwires are in place
+                inherited = self._preinstalled
+                self.tripwires = inherited[1] if inherited and inherited[0] == watch else Tripwires(watch).install()
             spec = importlib.util.spec_from_file_location(name, path)
             if spec is None or spec.loader is None:
                 raise ImportError(f"cannot import {main}")
@@ -496,15 +513,18 @@ class Child:
         return res
 
     def _receive_files(self) -> None:
-        """The student's files come on this child's own channel, never through the zygote."""
+        """The session's request and the student's files come on this child's own channel,
+        never through the zygote."""
         first = self.reader.readline()
         if first is None:
             os._exit(0)
-        self.msg["files"] = codec.loads_line(first)["files"]
+        self.msg.update(codec.loads_line(first))
+        self._session_limits()
 
     def run(self) -> None:
-        self.msg.setdefault("nonce", "")
+        self._before_session()
         self._receive_files()
+        self.msg.setdefault("nonce", "")
         self._setup()
         self._load()
         while True:
