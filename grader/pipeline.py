@@ -227,12 +227,14 @@ class FunctionGrader:
                 # The tripwires cost nothing until a banned callable is called: every case is watched.
                 watched = bool(watch) and bool(fn.bans.names) and fn.bans.runtime != "off"
                 options: dict[str, Any] = {"stop": lambda results, name=fn.name: rule.should_stop(name, results)}
+                if getattr(session, "batches", False) and all(p.case.is_public for p in mine):
+                    options["batch"] = True     # public cases hide nothing: several per request
                 if language.wants_expected:
                     options["expected"] = [p.expected for p in mine]
                 if fn.state == "fresh":
                     results = self._fresh_calls(submission, found_as, mine, watch, watched, rule)
                 else:
-                    results = session.call_many(found_as, [(list(p.case.args), p.time_limit) for p in mine],
+                    results = session.call_many(found_as, [(p.call_args, p.time_limit) for p in mine],
                                                 watch=watched, **options)
                 calls.update((id(p), r) for p, r in zip(mine, results))
                 rest = mine[len(results):]
@@ -255,7 +257,7 @@ class FunctionGrader:
                 if not fresh.load.ok:  # loaded once already: a second failure is this case's crash
                     results.append(CallResult("crashed", detail=f"the file could not be loaded again: {fresh.load.message}"))
                     continue
-                results += fresh.call_many(found_as, [(list(p.case.args), p.time_limit)], watch=watched, **options)
+                results += fresh.call_many(found_as, [(p.call_args, p.time_limit)], watch=watched, **options)
         return results
 
     def _without_running(self, submission: Submission, errors: list[SubmissionError], started: float, message: str, stdout: str = "") -> SubmissionResult:

@@ -9,7 +9,7 @@ import copy
 import time
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from grader.calibration import Calibration, calibrate
 from grader.errors import GraderError
@@ -26,6 +26,12 @@ class PlannedCase:
     reference_s: float
     time_limit: float
     answers: tuple[Any, ...] | None = None  # every accepted answer (``compare: one_of``), listed once per run
+    encoded: codec.Encoded | None = None     # the case's arguments as the protocol sends them, encoded once per run
+
+    @property
+    def call_args(self) -> Sequence[Any] | codec.Encoded:
+        """What a session's call takes: the arguments encoded once, else the values."""
+        return self.encoded if self.encoded is not None else list(self.case.args)
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,17 @@ def _run_reference(fn_spec: FunctionSpec, reference: ModuleType, cases: Iterable
 
 
 def _limited(fn_spec: FunctionSpec, planned: Iterable[PlannedCase], scale: float) -> tuple[PlannedCase, ...]:
-    return tuple(replace(p, time_limit=(p.case.time_limit or fn_spec.time_limit).resolve(p.reference_s, scale)) for p in planned)
+    return tuple(replace(p, time_limit=(p.case.time_limit or fn_spec.time_limit).resolve(p.reference_s, scale),
+                         encoded=_encoded(p.case.args)) for p in planned)
+
+
+def _encoded(args: Any) -> codec.Encoded | None:
+    """The arguments in the protocol's encoding, or None when they are not plain values
+    (the session then refuses them with the codec's message, as it always did)."""
+    try:
+        return codec.Encoded(args)
+    except (codec.CodecError, RecursionError):
+        return None
 
 
 def _accepted_answers(fn_spec: FunctionSpec, reference: ModuleType, case: Case, expected: Any) -> tuple[Any, ...] | None:
@@ -100,7 +116,8 @@ def _accepted_answers(fn_spec: FunctionSpec, reference: ModuleType, case: Case, 
 
 def plan_frozen(fn_spec: FunctionSpec, cases: Iterable[Case], scale: float = 1.0) -> tuple[PlannedCase, ...]:
     """A student bundle has no reference: the pins are the answers, absolute limits apply."""
-    return tuple(PlannedCase(c, c.expected, 0.0, (c.time_limit or fn_spec.time_limit).resolve(None, scale)) for c in cases)
+    return tuple(PlannedCase(c, c.expected, 0.0, (c.time_limit or fn_spec.time_limit).resolve(None, scale),
+                             encoded=_encoded(c.args)) for c in cases)
 
 
 def make_plan(spec: Spec, *, visibility: str | None = None) -> Plan:

@@ -14,6 +14,9 @@ plain subprocess with rlimits only; its profile says ``secure=False``.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import marshal
 import os
 import select
 import socket
@@ -29,6 +32,7 @@ from .model import CallResult, IsolationProfile, Limits, LoadResult, SandboxErro
 from .session import Session, _read_line, kill_tree
 
 HARNESS = os.path.join(_bwrap.CHILD_DIR, "harness.py")
+SCRATCH = "/w"   # the session's scratch folder inside bubblewrap (child/runner.py mounts it)
 SANDBOX_HARNESS = _bwrap.SANDBOX_CHILD_PKG + "/harness.py"
 
 __all__ = ["CallResult", "IsolationProfile", "Limits", "LoadResult", "Sandbox", "SandboxError", "Session", "probe"]
@@ -100,6 +104,7 @@ class Sandbox:
         self._scratch_root: str | None = None
         self._closed = False
         self.zygote_starts = 0
+        self._code: tuple[tuple[str, bytes], str | None] | None = None   # the last main file compiled
         self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
         self._cgroup: meter.CgroupSlot | None = None
         self._box: container.Slot | None = None   # the container profile's uid, scratch and cgroup
@@ -249,7 +254,26 @@ class Sandbox:
         if self.profile.name == "portable":      # no fork: one subprocess per session, no zygote
             from .portable import PortableSession
             return PortableSession(self, files, main, watch, load_time_limit)
-        return Session(self, files, main, watch, load_time_limit)
+        return Session(self, files, main, watch, load_time_limit, code=self._compiled(files, main))
+
+    def _compiled(self, files: Mapping[str, str | bytes], main: str) -> str | None:
+        """The main file compiled here, once for a submission's sessions (kept for the next
+        one), marshalled for the child; None where the child's path is not known in advance
+        (no bubblewrap) or the file does not compile (the child then reports why)."""
+        if not self.profile.uses_bwrap or main not in files:
+            return None
+        source = files[main]
+        data = source.encode("utf-8") if isinstance(source, str) else bytes(source)
+        key = (os.path.normpath(main), hashlib.sha256(data).digest())
+        if self._code is not None and self._code[0] == key:
+            return self._code[1]
+        try:
+            code = compile(data, os.path.join(SCRATCH, key[0]), "exec", dont_inherit=True, optimize=-1)
+            text: str | None = base64.b64encode(marshal.dumps(code)).decode("ascii")
+        except Exception:    # SyntaxError, ValueError (null bytes), RecursionError: the child's import says it
+            text = None
+        self._code = (key, text)
+        return text
 
     def close(self) -> None:
         self._closed = True

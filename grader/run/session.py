@@ -110,13 +110,14 @@ class Session:
     _BACKSTOP_HINT = " (did it block or ignore the timer signal?)"
 
     def __init__(self, sandbox: Sandbox, files: Mapping[str, str | bytes], main: str, watch: Sequence[str],
-                 load_time_limit: float) -> None:
+                 load_time_limit: float, code: str | None = None) -> None:
         self.sandbox = sandbox
         self.limits = sandbox.limits
         self.main = os.path.normpath(main)
         self.watch = tuple(watch)
         self.load_time_limit = float(load_time_limit)
         self._files = _check_files(files, main)
+        self._code = code                   # the main file compiled by the sandbox, marshalled (or None)
         self._chan: socket.socket | None = None
         self._buf = bytearray()
         self._restart = False
@@ -162,7 +163,8 @@ class Session:
         reply, fd = self.sandbox._request({"op": "spawn"}, want_fd=True)
         self._chan = socket.socket(fileno=fd)
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
-                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit})
+                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
+                             **({"code": self._code} if self._code else {})})
         if failed:
             self._restart = True
             return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
@@ -242,8 +244,11 @@ class Session:
         return _pending(self._live_chan(), self._buf)
 
     def _send(self, req: dict[str, Any]) -> CallResult | None:
+        return self._send_line(codec.dumps_line(req))
+
+    def _send_line(self, line: bytes) -> CallResult | None:
         try:
-            self._live_chan().sendall(codec.dumps_line(req))
+            self._live_chan().sendall(line)
         except OSError:
             status = self._kill_child()
             self._restart = True
@@ -289,8 +294,9 @@ class Session:
             wake = deadline = now + 0.5
 
     def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
-                 hard: float = 0.0) -> tuple[dict[str, Any] | None, CallResult | None, float]:
-        """Read the one reply line of a request: (message, None, wall) or (None, failure, wall)."""
+                 hard: float = 0.0, last: bool = True) -> tuple[dict[str, Any] | None, CallResult | None, float]:
+        """Read the one reply line of a request: (message, None, wall) or (None, failure, wall).
+        ``last``: no more lines are due for this request (in a batch, the next case's may be)."""
         t0 = time.perf_counter()
         line, why = self._read_answer(backstop, time_limit, cpu0, hard)
         wall = time.perf_counter() - t0
@@ -316,7 +322,7 @@ class Session:
             m = messages.check(codec.loads_line(line or b""), messages.CALL_REPLY)
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
-            if self._reply_pending():
+            if last and self._reply_pending():
                 extra = self._buf.count(b"\n") + 1
                 raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
         except codec.CodecError as e:
@@ -362,10 +368,10 @@ class Session:
                           exception=_exc(m.get("exception")), detail=detail,
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
-    def call(self, function: str, args: Sequence[Any], *, time_limit: float, watch: bool = False) -> CallResult:
+    def call(self, function: str, args: Sequence[Any] | codec.Encoded, *, time_limit: float, watch: bool = False) -> CallResult:
         return self.start_call(function, args, time_limit=time_limit, watch=watch)()
 
-    def start_call(self, function: str, args: Sequence[Any], *, time_limit: float,
+    def start_call(self, function: str, args: Sequence[Any] | codec.Encoded, *, time_limit: float,
                    watch: bool = False) -> Callable[[], CallResult]:
         """Send one call and return what waits for its result (call it once).
 
@@ -377,22 +383,27 @@ class Session:
             raise SandboxError("the session is closed")
         if not self.load.ok:
             return _ready(self._not_loaded())
-        enc_args = codec.encode(list(args))       # the grader's own values: errors are bugs, raise
+        # The grader's own values (encoded once per plan when it passes codec.Encoded): errors are bugs, raise.
+        args_json = args.json if isinstance(args, codec.Encoded) else codec.Encoded(args).json
         failed = self._ensure_child()
         if failed:
             return _ready(failed)
         time_limit = float(time_limit)
         backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
         hard = 10 * time_limit + 5.0               # code slowed by a busy machine may run this long
-        req = {"op": "call", "f": function, "a": enc_args, "t": time_limit, "wl": hard,
-               "w": list(self.watch) if watch else None, "n": secrets.token_hex(16)}
+        nonce = secrets.token_hex(16)
+        head = codec.dumps_line({"op": "call", "f": function, "t": time_limit, "wl": hard,
+                                 "w": list(self.watch) if watch else None, "n": nonce})
+        line = head[:-2] + b',"a":' + args_json + b"}\n"   # the arguments spliced in, not encoded again
+        if len(line) > codec.MAX_LINE_BYTES:
+            raise codec.CodecError(f"a message of {len(line)} bytes, more than the limit of {codec.MAX_LINE_BYTES}")
         cpu0 = self._cpu_now()
-        failure = self._send(req)
+        failure = self._send_line(line)
         if failure:
             return _ready(failure)
 
         def finish() -> CallResult:
-            m, failure, wall = self._receive(req["n"], backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
+            m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
             if failure:
                 return failure
             assert m is not None  # _receive gives a message or a failure
@@ -405,9 +416,12 @@ class Session:
 
         return finish
 
-    def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
+    #: call_many takes ``batch=True``: several (public) cases in one request.
+    batches = True
+
+    def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any] | codec.Encoded, float]], *,
                   watch: bool | Sequence[bool] = False,
-                  stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
+                  stop: Callable[[Sequence[CallResult]], bool] | None = None, batch: bool = False) -> list[CallResult]:
         """Call ``function`` once per ``(args, time_limit)``, one case at a time.
 
         ``watch`` turns the runtime monitor on for every call, or per call.  The child
@@ -417,9 +431,66 @@ class Session:
         """
         watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         results: list[CallResult] = []
+        if batch and len(calls) > 1 and len(set(watched)) == 1:
+            results = self._call_batch(function, calls, watched[0], stop)
+            if len(results) == len(calls) or (stop is not None and results and stop(results)):
+                return results
+            calls, watched = calls[len(results):], watched[len(results):]
         for (a, t), w in zip(calls, watched):
             results.append(self.call(function, a, time_limit=t, watch=w))
             if stop is not None and len(results) < len(calls) and stop(results):
+                break
+        return results
+
+    def _call_batch(self, function: str, calls: Sequence[tuple[Sequence[Any] | codec.Encoded, float]], watch: bool,
+                    stop: Callable[[Sequence[CallResult]], bool] | None) -> list[CallResult]:
+        """Several cases in one request, a reply line each as it finishes (cases a student may
+        see anyway: never a hidden one).  Each case's CPU time is the slot's count between the
+        arrivals of its reply and the one before (the kernel's, as for single calls; the child
+        may have begun the next case by the time the parent reads it, so a case can be charged
+        a little of its successor's time, never less than its own).  The results so far come
+        back when the batch ends early (a timeout, a restart, a failure, ``stop``); the child
+        is then restarted, since it may still be running the batch."""
+        if self._closed:
+            raise SandboxError("the session is closed")
+        if not self.load.ok:
+            return [self._not_loaded() for _ in calls]
+        encoded = [a.json if isinstance(a, codec.Encoded) else codec.Encoded(a).json for a, _ in calls]
+        failed = self._ensure_child()
+        if failed:
+            return [failed]
+        limits = [float(t) for _, t in calls]
+        hards = [10 * t + 5.0 for t in limits]
+        nonces = [secrets.token_hex(16) for _ in calls]
+        head = codec.dumps_line({"op": "calls", "f": function, "t": limits, "wl": hards,
+                                 "w": list(self.watch) if watch else None, "n": nonces})
+        line = head[:-2] + b',"a":[' + b",".join(encoded) + b"]}\n"
+        if len(line) > codec.MAX_LINE_BYTES:        # too large for one request: one at a time
+            return []
+        cpu = self._cpu_now()
+        failure = self._send_line(line)
+        if failure:
+            return [failure]
+        results: list[CallResult] = []
+        for i, (t, hard, nonce) in enumerate(zip(limits, hards, nonces)):
+            last = i == len(calls) - 1
+            m, failure, wall = self._receive(nonce, (3 * t + 0.5) * 1.1 + 1.0, t, cpu, hard + 1.0, last=last)
+            if failure:
+                results.append(failure)
+                break
+            assert m is not None  # _receive gives a message or a failure
+            now = self._cpu_now()
+            measured = now - cpu if now is not None and cpu is not None else None
+            cpu = now
+            try:
+                result = self._result(m, wall, t, measured)
+            except codec.CodecError as e:
+                results.append(self._protocol_failure(e, wall))
+                break
+            results.append(result)
+            if not last and (result.status == "timeout" or self._restart or (stop is not None and stop(results))):
+                self._kill_child()
+                self._restart = True
                 break
         return results
 

@@ -206,11 +206,49 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # Built once: json.dumps/loads with options build a new encoder/decoder on every call.
 _ENCODER = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+_fast: Any = None   # orjson, when this interpreter has it (see use_orjson)
+
+
+def use_orjson() -> bool:
+    """Encode and decode lines with orjson when it is importable (the sandboxed child calls
+    this once its library folders are on sys.path).  A line orjson wrote is read by orjson
+    and accepted only when orjson writes it back byte for byte (so it had no duplicate key,
+    no NaN, nothing the strict reader would refuse); anything else takes the strict reader,
+    so what is accepted, and every message about what is not, stays the same."""
+    global _fast
+    try:
+        import orjson
+    except ImportError:
+        return False
+    _fast = orjson
+    return True
+
+
+def _dump(message: Any) -> bytes:
+    if _fast is not None:
+        try:
+            data: bytes = _fast.dumps(message)
+            return data
+        except TypeError:       # an int beyond 64 bits, a key that is not a str: the exact writer
+            pass
+    return _ENCODER.encode(message).encode("ascii")
+
+
+class Encoded(list):  # type: ignore[type-arg]
+    """Arguments encoded once (a plan's case is sent to every submission's child): the
+    argument list itself, for a session that encodes its own way, and ``json``, the
+    bytes this protocol sends."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, args: Any) -> None:
+        super().__init__(args)
+        self.json = _dump(encode(list(args)))
 
 
 def dumps_line(message: dict[str, Any]) -> bytes:
     """A protocol message (a dict of JSON-ready parts) -> one line of bytes."""
-    data = _ENCODER.encode(message).encode("ascii") + b"\n"
+    data = _dump(message) + b"\n"
     if len(data) > MAX_LINE_BYTES:
         raise CodecError(f"a message of {len(data)} bytes, more than the limit of {MAX_LINE_BYTES}")
     return data
@@ -225,6 +263,13 @@ def loads_line(line: bytes) -> dict[str, Any]:
         line = line[:-1]
     if b"\n" in line:
         raise CodecError("more than one line")
+    if _fast is not None:
+        try:
+            fast = _fast.loads(line)
+            if type(fast) is dict and _fast.dumps(fast) == line:
+                return fast
+        except (ValueError, TypeError, RecursionError):
+            pass                # the strict reader below decides, and says why
     try:
         text = line.decode("utf-8")
         obj = _DECODER.decode(text)
@@ -238,3 +283,5 @@ def loads_line(line: bytes) -> dict[str, Any]:
         raise CodecError("a line that is not a JSON object")
     return obj
 
+
+use_orjson()   # the parent has it on sys.path now; the sandboxed child calls it again later

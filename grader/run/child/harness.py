@@ -113,6 +113,7 @@ class Zygote:
         # The monitor read its library folders when it was imported, before the parent's
         # sys_path arrived: a venv's site-packages (not the interpreter's own) is known only now.
         monitor.refresh_library_dirs()
+        codec.use_orjson()                   # importable only now that the library folders are on sys.path
         try:
             importlib.import_module("timeout_decorator")  # pre-import for the children
         except Exception:
