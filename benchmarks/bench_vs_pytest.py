@@ -237,31 +237,53 @@ def run_unittest(subs: Path, work: Path, jobs: int) -> dict[str, int]:
     return each_submission(subs, jobs, one)
 
 
-def child(method: str, subs: Path, work: Path, jobs: int, trace: bool) -> None:
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def child(method: str, subs: Path, work: Path, jobs: int, trace: bool, profile: bool) -> None:
     """Run one method and print its figures as JSON on the last line.
 
     tracemalloc slows every allocation of this process, so it runs only in a separate,
-    untimed pass (``trace``) that measures the coordinating process's Python peak.
+    untimed pass (``trace``) that measures the coordinating process's Python peak; the
+    stage profile (``profile``) likewise wraps the grader's functions in a pass of its own.
+    CPU time counts this process and every process it waited for (the sandboxes' included).
     """
+    stages = None
+    if profile:
+        import grader.cli  # noqa: F401  (the stages' modules, imported before they are wrapped)
+        import grader.intake.gather  # noqa: F401
+        import grader.pipeline  # noqa: F401
+        import grader.reports  # noqa: F401
+        import grader.session  # noqa: F401
+        import grader.spec.checks  # noqa: F401
+        from stage_profile import profile_stages
+
+        stages = profile_stages()
     if trace:
         tracemalloc.start()
     start = time.perf_counter()
     passed = {"grader": run_grader, "pytest": run_pytest, "unittest": run_unittest}[method](subs, work, jobs)
     elapsed = time.perf_counter() - start
+    n = len(passed)
     print(json.dumps({
         "elapsed": elapsed,
         "passed": passed,
+        "cpu": _cpu(resource.RUSAGE_SELF) + _cpu(resource.RUSAGE_CHILDREN),
         "tracemalloc_peak": tracemalloc.get_traced_memory()[1] if trace else None,
         "self_maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
         "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+        "profile": stages.table(n) if stages is not None else None,
     }))
 
 
 # --------------------------------------------------------------------------- the comparison
 
-def measure(method: str, subs: Path, work: Path, jobs: int, *, trace: bool = False) -> dict[str, Any]:
+def measure(method: str, subs: Path, work: Path, jobs: int, *, trace: bool = False, profile: bool = False) -> dict[str, Any]:
     argv = [sys.executable, __file__, "--child", method, "--subs", str(subs), "--work", str(work), "--jobs", str(jobs)]
-    proc = subprocess.run(argv + (["--trace"] if trace else []), capture_output=True, text=True)
+    argv += (["--trace"] if trace else []) + (["--profile"] if profile else [])
+    proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{method} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -277,9 +299,11 @@ def main() -> None:
     parser.add_argument("--subs", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-profile", action="store_true", help="skip the grader's stage profile (a fourth, untimed pass)")
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.subs, args.work, args.jobs, args.trace)
+        child(args.child, args.subs, args.work, args.jobs, args.trace, args.profile)
         return
 
     from bench_grading import bare_seconds
@@ -299,27 +323,50 @@ def main() -> None:
         plan = make_plan(spec)
         write_baselines(work / "baselines", plan)
         bare = bare_seconds(plan, discover([work / "subs"], spec.submission_files))
+        load_before = os.getloadavg()
         figures = {m: measure(m, work / "subs", work, args.jobs) for m in METHODS}
+        load_after = os.getloadavg()
         for m in METHODS:
             figures[m]["tracemalloc_peak"] = measure(m, work / "traced", work, args.jobs, trace=True)["tracemalloc_peak"]
+        profile = None if args.no_profile else measure("grader", work / "subs", work, args.jobs, profile=True)
 
     bare_mean = statistics.mean(bare)
     base = figures["grader"]["elapsed"]
     n_cases = sum(len(plan.for_function(fn.name)) for fn in spec.functions)
-    print(f"{n} hw7_iteration submissions x {n_cases} cases, {args.jobs} at a time; bare cost of the student's calls {bare_mean * 1000:.1f} ms per submission")
-    print(f"{'method':<9} {'wall':>8} {'vs grader':>10} {'per sub':>9} {'overhead':>9} {'parent rss':>11} {'parent py':>10} {'child rss':>10} {'agrees':>8}")
+    print(f"{n} hw7_iteration submissions x {n_cases} cases, {args.jobs} at a time on {os.cpu_count()} cores; "
+          f"bare cost of the student's calls {bare_mean * 1000:.1f} ms per submission (in-process, no harness)")
+    print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after the timed runs "
+          "(wall figures assume the cores are free; CPU figures are disturbed less by other work)")
+    print(f"{'method':<9} {'wall':>8} {'vs grader':>10} {'per sub':>9} {'overhead':>9} {'cpu/sub':>8} {'cpu over':>9} "
+          f"{'parent rss':>11} {'parent py':>10} {'child rss':>10} {'agrees':>8}")
     comparable = [s for s, kind in manifest.items() if kind != "banned"]  # the baselines do not check bans
     for method in METHODS:
         f = figures[method]
         per_sub = f["elapsed"] * args.jobs / n
+        cpu_sub = f["cpu"] / n
         agree = sum(f["passed"].get(s) == figures["grader"]["passed"].get(s) for s in comparable)
         print(f"{method:<9} {f['elapsed']:>7.2f}s {f['elapsed'] / base:>9.1f}x {per_sub * 1000:>7.0f}ms {(per_sub - bare_mean) * 1000:>7.0f}ms "
+              f"{cpu_sub * 1000:>6.0f}ms {(cpu_sub - bare_mean) * 1000:>7.0f}ms "
               f"{f['self_maxrss_kb'] / 1024:>9.0f}MB {f['tracemalloc_peak'] / 2**20:>8.1f}MB {f['children_maxrss_kb'] / 1024:>8.0f}MB {agree:>4}/{len(comparable)}")
-    print(f"(parent py = tracemalloc peak of the coordinating process, in a separate untimed pass over {traced_n} submissions)")
+    print(f"(per sub = wall x jobs / submissions; overhead = per sub - bare; cpu/sub = CPU of the method's processes, "
+          f"sandboxes included, per submission; parent py = tracemalloc peak, separate untimed pass over {traced_n} submissions)")
     pytest_ratio, unittest_ratio = figures["pytest"]["elapsed"] / base, figures["unittest"]["elapsed"] / base
-    print(f"grader: {pytest_ratio:.1f}x faster than pytest per submission (goal >= 10x: {'met' if pytest_ratio >= 10 else 'NOT met'}); "
-          f"the Gradescope-style unittest runner takes {unittest_ratio:.2f}x the grader's time")
+    overhead = (base * args.jobs / n - bare_mean) * 1000
+    cpu_ratio = {m: figures[m]["cpu"] / figures["grader"]["cpu"] for m in ("pytest", "unittest")}
+    agree_all = all(figures[m]["passed"].get(s) == figures["grader"]["passed"].get(s) for m in METHODS for s in comparable)
 
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    print(f"grader vs unittest-per-submission: {unittest_ratio:.2f}x faster by wall, {cpu_ratio['unittest']:.2f}x by CPU "
+          f"(target >= 3x: {verdict(unittest_ratio >= 3)})")
+    print(f"grader vs pytest-per-submission:   {pytest_ratio:.2f}x faster by wall, {cpu_ratio['pytest']:.2f}x by CPU "
+          f"(target >= 20x: {verdict(pytest_ratio >= 20)})")
+    print(f"harness overhead: {overhead:.1f} ms per submission by wall, {(figures['grader']['cpu'] / n - bare_mean) * 1000:.1f} ms by CPU "
+          f"(target <= 10 ms: {verdict(overhead <= 10)}); every verdict agrees: {verdict(agree_all)}")
+    if profile is not None:
+        print(f"where the grader's time goes (a separate pass, stages wrapped; ms per submission; load average {os.getloadavg()[0]:.2f}):")
+        print("\n".join(profile["profile"]))
 
 if __name__ == "__main__":
     main()

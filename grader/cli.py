@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from grader.errors import ExitCode, GraderError
-from grader.spec.loader import load_spec
 from grader.spec.problems import SpecError
 
 if TYPE_CHECKING:
@@ -31,6 +30,14 @@ def command(name: str, help: str, arguments: Callable[[argparse.ArgumentParser],
         return fn
 
     return register
+
+
+def load_spec(path: str | Path) -> "Spec":
+    """:func:`grader.spec.loader.load_spec`, imported when a command first needs a spec
+    (YAML and the JSON-schema validator take a tenth of a second to import; `--help` needs neither)."""
+    from grader.spec.loader import load_spec as load
+
+    return load(path)
 
 
 def err(message: str) -> None:
@@ -217,6 +224,10 @@ def _check_args(p: argparse.ArgumentParser) -> None:
 
 @command("check", "run the public cases on your own file", _check_args)
 def cmd_check(args: argparse.Namespace) -> int:
+    from grader.calibration import measure_in_background
+
+    measure_in_background()     # a student waits for this command: the calibration overlaps loading the spec
+    _probe_in_background()
     from grader.check import run_check
 
     return run_check(args.spec, args.file)

@@ -7,11 +7,7 @@ from pathlib import Path
 
 from grader.cli import command
 from grader.errors import ExitCode, GraderError
-from grader.spec.loader import load_spec
 
-from .corpus import full_marks_on_known_bugs
-from .report import TARGET, render, scores
-from .run import run_audit
 
 
 def _audit_args(p: argparse.ArgumentParser) -> None:
@@ -30,6 +26,13 @@ def _audit_args(p: argparse.ArgumentParser) -> None:
 
 @command("audit", "measure how many mutants of the reference the spec's cases kill", _audit_args)
 def cmd_audit(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: every `grader` command imports this module to list it.
+    from grader.spec.loader import load_spec
+
+    from .corpus import full_marks_on_known_bugs
+    from .report import TARGET, render, scores
+    from .run import run_audit
+
     spec = load_spec(args.spec)
     if spec.kind != "functions" or spec.reference is None:
         raise GraderError(f"{args.spec}: grader audit needs a function spec with a reference", exit_code=ExitCode.USAGE)

@@ -20,15 +20,22 @@ from grader.errors import ExitCode, GraderError
 
 from . import matlab_bans, matlab_files
 from .base import Language
-from .matlab_session import OctaveSession, octave_path
 
 if TYPE_CHECKING:
+    from .matlab_session import OctaveSession
     from grader.run.model import CallResult, LoadResult
     from grader.run.sandbox import Sandbox
     from grader.spec.model import BanPolicy
     from grader.static.bans import Finding
 
 INSTALL_HINT = "grading .m files needs GNU Octave: run ./install.sh --matlab (or apt-get install octave)"
+
+
+def octave_path() -> str | None:
+    """Where GNU Octave is (the session's module is imported only when MATLAB is graded)."""
+    from .matlab_session import octave_path as find
+
+    return find()
 
 
 def require_octave() -> None:
@@ -99,6 +106,8 @@ class Matlab(Language):
         require_octave()
         layout = matlab_files.layout(files)
         banned = sorted(matlab_bans.matlab_names(watch))
+        from .matlab_session import OctaveSession
+
         octave = OctaveSession(layout.files, sorted(layout.callable), banned, limits=sandbox.limits,
                                profile=sandbox.profile, slot=sandbox.slot)
         try:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from grader.cli import command, err
+from grader.cli import command, err, load_spec
 from grader.errors import ExitCode, GraderError
-from grader.spec.loader import load_spec
 
 
 def _args(p: argparse.ArgumentParser) -> None:

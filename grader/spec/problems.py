@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ class PositionMap:
 
     @staticmethod
     def _child(node: yaml.Node, part: Any) -> tuple[yaml.Node | None, yaml.Node | None]:
+        import yaml   # only when a problem is placed: `grader --help` never loads it
+
         if isinstance(node, yaml.MappingNode):
             for key_node, value_node in node.value:
                 if getattr(key_node, "value", None) == str(part):
