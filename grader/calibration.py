@@ -12,10 +12,14 @@ because noise on a shared machine only ever adds time.
 """
 from __future__ import annotations
 
+import json
 import os
+import platform
+import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from functools import lru_cache
 
 #: What ``calibration.seconds`` in a spec refers to, in words for the README and the summary.
@@ -73,6 +77,7 @@ class _Background:
     def __init__(self) -> None:
         self.pid = 0
         self.fd = -1
+        self.reused: float | None = None   # a recent measurement taken instead (check only)
 
     def start(self, repeats: int) -> None:
         if self.pid or not hasattr(os, "fork") or threading.active_count() > 1:
@@ -104,18 +109,63 @@ class _Background:
 
 
 _BACKGROUND = _Background()   # at most one early measurement per process, read by measure()
+RECENT_S = 3600.0             # how long `grader check` may reuse this machine's last measurement
 
 
-def measure_in_background(repeats: int = 3) -> None:
-    """Begin :func:`measure` now in a forked process; :func:`measure` collects its figure."""
+def _recent_file() -> Path:
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grader"
+    return folder / f"calibration-{platform.node()}-py{sys.version_info[0]}{sys.version_info[1]}.json"
+
+
+def recent() -> float | None:
+    """This machine's measurement from the last hour (written by every measurement), if any."""
+    try:
+        path = _recent_file()
+        st = path.stat()
+        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        measured, when = float(data["measured_s"]), float(data["at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return measured if 0 < measured < 60 and 0 <= time.time() - when < RECENT_S else None
+
+
+def _remember(measured: float) -> None:
+    try:
+        path = _recent_file()
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temp = path.with_suffix(f".{os.getpid()}.tmp")
+        temp.write_text(json.dumps({"measured_s": measured, "at": time.time()}), encoding="utf-8")
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+    except OSError:
+        pass
+
+
+def measure_in_background(repeats: int = 3, *, reuse_recent: bool = False) -> None:
+    """Begin :func:`measure` now in a forked process; :func:`measure` collects its figure.
+
+    ``reuse_recent`` (a student's ``grader check``, run again and again): this machine's
+    measurement from the last hour stands in, and nothing is measured. ``grader grade``
+    always measures."""
+    if reuse_recent:
+        found = recent()
+        if found is not None:
+            _BACKGROUND.reused = found
+            return
     _BACKGROUND.start(repeats)
 
 
 @lru_cache(maxsize=1)
 def measure(repeats: int = 3) -> float:
     """Best CPU time of the workload over ``repeats`` runs (measured once per process)."""
+    if _BACKGROUND.reused is not None:
+        return _BACKGROUND.reused
     early = _BACKGROUND.result()
-    return early if early is not None else _best(repeats)
+    measured = early if early is not None else _best(repeats)
+    _remember(measured)
+    return measured
 
 
 def calibrate(stated_s: float | None) -> Calibration | None:

@@ -129,10 +129,12 @@ class GradingSession:
         with self._lock:
             if result.submission in self.results:
                 return False
-            self.results[result.submission] = result
             self.reused += reused
             for sink in self.sinks:
                 sink.accept(result, reused)
+            # Kept for the class-wide reports; with a store, its case results stay there (read
+            # back on demand), so the session's memory does not grow with the class.
+            self.results[result.submission] = self.store.slim(result) if self.store is not None else result
         return True
 
     def grade(self, grader: Grader, submission: Submission) -> SubmissionResult:

@@ -9,10 +9,12 @@ import json
 import sqlite3
 import threading
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence, overload
 
-from grader.judge.verdict import STATUSES, SubmissionResult
+from grader.judge.verdict import STATUSES, SubmissionResult, TestResult
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -63,6 +65,44 @@ def _well_typed(result: SubmissionResult) -> bool:
                     for f in result.functions.values() for v in f.violations))
 
 
+class StoredTests(Sequence[TestResult]):
+    """A saved verdict's case results, read back from the store each time they are asked
+    for and never kept: what a grading session holds per submission while a class of a
+    thousand is graded (their statuses are counted once, for the summary)."""
+
+    def __init__(self, path: Path, assignment: str, submission: str, tests: Sequence[TestResult]):
+        self.path, self.assignment, self.submission = path, assignment, submission
+        self._length = len(tests)
+        self.statuses: dict[str, int] = dict(Counter(t.status for t in tests))
+
+    def _load(self) -> tuple[TestResult, ...]:
+        db = sqlite3.connect(self.path)
+        try:
+            row = db.execute("SELECT result FROM results WHERE assignment=? AND submission=?",
+                             (self.assignment, self.submission)).fetchone()
+        finally:
+            db.close()
+        result = _decode(row[0]) if row else None
+        if result is None:
+            raise LookupError(f"the stored verdict of {self.submission} could not be read back from {self.path}")
+        return result.tests
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> TestResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TestResult]: ...
+
+    def __getitem__(self, index: int | slice) -> TestResult | Sequence[TestResult]:
+        return self._load()[index]
+
+    def __iter__(self) -> Iterator[TestResult]:
+        return iter(self._load())
+
+
 class Store:
     """Thread-safe: grading threads save through one connection guarded by a lock."""
 
@@ -99,6 +139,10 @@ class Store:
         )
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+    def slim(self, result: SubmissionResult) -> SubmissionResult:
+        """``result`` (saved here) with its case results left in the store, to be read back on demand."""
+        return replace(result, tests=StoredTests(self.path, result.assignment, result.submission, result.tests))  # type: ignore[arg-type]
 
     def load(self, assignment: str, submission: str) -> SubmissionResult | None:
         with self._lock:

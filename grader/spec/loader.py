@@ -10,22 +10,24 @@ import difflib
 import hashlib
 import importlib.util
 import json
+import os
 import random
 import sys
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping, cast
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
-import jsonschema
+if TYPE_CHECKING:
+    import jsonschema
+
 import yaml
 
 from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
                     SimilaritySpec, TournamentSpec, Visibility)
 from .program import ProgramSpec, program_spec
 from .problems import PositionMap, Problem, SpecError, yaml_problem
-from .sentences import sentence
 
 
 @lru_cache(maxsize=1)
@@ -35,7 +37,9 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def _validator() -> jsonschema.protocols.Validator:
+def _validator() -> "jsonschema.protocols.Validator":
+    import jsonschema   # ~0.1 s to import: only when a spec is not known to be valid already
+
     return jsonschema.Draft202012Validator(schema())
 
 
@@ -65,6 +69,8 @@ def _json_path(parts: Any) -> str:
 
 
 def _schema_problems(path: str, data: Any, positions: PositionMap) -> list[Problem]:
+    from .sentences import sentence
+
     problems = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         where = list(error.absolute_path)
@@ -174,6 +180,8 @@ class _Builder:
 
     def plugin_problems(self, where: list[Any], instance: Any, schema: Mapping[str, Any]) -> None:
         """Check a part of the spec against the JSON Schema a plug-in declares, at its own lines."""
+        import jsonschema
+
         try:
             validator = jsonschema.Draft202012Validator(dict(schema))
             errors = list(validator.iter_errors(instance))
@@ -258,6 +266,8 @@ class _Builder:
         self.reference = self.import_module("reference", reference_path)
         self.generators = self.import_module("generators", generators_path)
         self.validators = self.validator_names(validators_path)
+        self.generated = GeneratedCache(self.digest(reference_path, generators_path, validators_path)) \
+            if self.generators is not None else None
         defaults = data.get("defaults", {})
         default_compare = _compare(defaults.get("compare"), Compare())
         default_limit = _time_limit(defaults.get("time_limit"), TimeLimit(seconds=2.0))
@@ -278,6 +288,8 @@ class _Builder:
         # Every trusted file the spec names is part of its identity: a changed one regrades.
         plugin_path = self.resolve_in(["program", "plugin"], report=False)
         digest = self.digest(reference_path, generators_path, validators_path, game_path, plugin_path)
+        if self.generated is not None:
+            self.generated.save()
         return Spec(
             path=self.path,
             assignment=data["assignment"],
@@ -406,9 +418,12 @@ class _Builder:
                 self.problem(here, f"unknown generator '{generator_name}' in {self.data['generators']} (known: {known})")
                 continue
             rng = random.Random(block["seed"])
+            known = self.generated.get(generator_name, block["seed"], block["count"]) if self.generated else None
+            made: list[Any] = []
             for n in range(block["count"]):
                 try:
-                    args = generator(rng)
+                    args = known[n] if known is not None else generator(rng)
+                    made.append(args)
                 except Exception as exc:
                     self.problem(here, f"generator '{generator_name}' failed on case {n}: {type(exc).__name__}: {exc}")
                     break
@@ -426,6 +441,8 @@ class _Builder:
                         origin=f"generator:{generator_name}#{block['seed']}",
                     )
                 )
+            if known is None and self.generated is not None and len(made) == block["count"]:
+                self.generated.put(generator_name, block["seed"], block["count"], made)
         return cases
 
     def program(self) -> ProgramSpec:
@@ -462,6 +479,67 @@ class _Builder:
             if p is not None:
                 h.update(p.read_bytes())
         return h.hexdigest()[:16]
+
+
+class GeneratedCache:
+    """Generated cases' arguments, kept between runs in the user's cache folder, keyed by the
+    spec, its trusted files and the Python version: generators are deterministic from their
+    seed, and re-running them is most of a large spec's loading time (``grader check``).
+
+    Arguments are stored in the sandbox protocol's exact-type encoding (tuples stay tuples),
+    so reading the file back runs no code; a file not owned by this user, writable by
+    others, or unreadable is ignored (the generators run, as without a cache)."""
+
+    def __init__(self, digest: str) -> None:
+        folder = _cache_folder() / "cases"
+        self.path = folder / f"{digest}-py{sys.version_info[0]}{sys.version_info[1]}.json"
+        self.entries: dict[str, Any] = self._read()
+        self.dirty = False
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            st = self.path.stat()
+            if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+                return {}
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return data if type(data) is dict else {}
+        except (OSError, ValueError):
+            return {}
+
+    @staticmethod
+    def _key(generator: str, seed: Any, count: int) -> str:
+        return json.dumps([generator, seed, count])
+
+    def get(self, generator: str, seed: Any, count: int) -> list[Any] | None:
+        from grader.run.child import codec
+
+        raw = self.entries.get(self._key(generator, seed, count))
+        try:
+            found = codec.decode(raw) if raw is not None else None
+        except (codec.CodecError, RecursionError):
+            return None
+        return found if type(found) is list and len(found) == count else None
+
+    def put(self, generator: str, seed: Any, count: int, made: list[Any]) -> None:
+        from grader.run.child import codec
+
+        try:
+            self.entries[self._key(generator, seed, count)] = codec.encode(list(made))
+            self.dirty = True
+        except (codec.CodecError, RecursionError):
+            pass                            # not plain values: generated afresh each time
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            temp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            temp.write_text(json.dumps(self.entries), encoding="utf-8")
+            os.chmod(temp, 0o600)
+            os.replace(temp, self.path)
+        except OSError:
+            pass                            # a read-only home: no cache, nothing else changes
 
 
 def document(spec: Spec) -> dict[str, Any]:
@@ -503,11 +581,41 @@ def load_spec(path: str | Path) -> Spec:
     positions = PositionMap(root)
     if not isinstance(data, dict):
         raise SpecError([Problem(shown, 1, 1, "a spec must be a YAML mapping (key: value lines)")])
-    problems = _schema_problems(shown, data, positions)
+    valid = _ValidCache(text)
+    problems = [] if valid.known else _schema_problems(shown, data, positions)
     if problems:
         raise SpecError(problems)
     builder = _Builder(path, data, positions)
     spec = builder.build()
     if builder.problems:
         raise SpecError(sorted(builder.problems, key=lambda p: (p.line, p.col)))
+    valid.remember()
     return spec
+
+
+class _ValidCache:
+    """Specs (by their text and the schema's) that passed the JSON-schema check before, in the
+    user's cache folder: the check is deterministic, and importing the validator is a tenth
+    of a second that ``grader check`` would otherwise spend on every run."""
+
+    def __init__(self, text: str) -> None:
+        key = hashlib.sha256(text.encode("utf-8") + b"\0" + json.dumps(schema(), sort_keys=True).encode()).hexdigest()
+        self.path = _cache_folder() / "valid" / key[:32]
+        try:
+            st = self.path.stat()
+            self.known = not ((hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022)
+        except OSError:
+            self.known = False
+
+    def remember(self) -> None:
+        if self.known:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.path.touch(mode=0o600)
+        except OSError:
+            pass
+
+
+def _cache_folder() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grader"
