@@ -65,6 +65,16 @@ def _well_typed(result: SubmissionResult) -> bool:
                     for f in result.functions.values() for v in f.violations))
 
 
+def _dumps(data: object) -> str:
+    """A verdict as JSON text: orjson when it can (several times faster), else json."""
+    try:
+        import orjson
+
+        return orjson.dumps(data).decode("utf-8")
+    except (ImportError, TypeError):
+        return json.dumps(data)
+
+
 class StoredTests(Sequence[TestResult]):
     """A saved verdict's case results, read back from the store each time they are asked
     for and never kept: what a grading session holds per submission while a class of a
@@ -134,7 +144,7 @@ class Store:
             result.submission_digest,
             result.score,
             result.max_score,
-            json.dumps(result.to_json()),
+            _dumps(result.to_json()),
             time.time(),
         )
         with self._lock:

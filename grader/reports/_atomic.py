@@ -54,9 +54,27 @@ def atomic_write_json(path: Path, data: Any, *, compact: bool = False) -> Path:
     Compact output uses the C encoder (indenting forces the pure-Python one, ~10x
     slower), which matters for the per-submission files of a large class.
     """
+    if compact:
+        fast = _orjson_bytes(data)
+        if fast is not None:
+            return atomic_write_bytes(path, fast + b"\n")
     text = json.dumps(data, indent=None if compact else 2, separators=(",", ":") if compact else None,
                       ensure_ascii=False, default=_json_default)
     return atomic_write_text(path, text + "\n")
+
+
+def _orjson_bytes(data: Any) -> bytes | None:
+    """Compact UTF-8 JSON from orjson (several times faster, for the files written per
+    submission), or None when it is missing or cannot write ``data`` (a non-str key)."""
+    try:
+        import orjson
+    except ImportError:
+        return None
+    try:
+        out: bytes = orjson.dumps(data, default=_json_default)
+        return out
+    except TypeError:
+        return None
 
 
 def _json_default(value: Any) -> Any:
