@@ -53,6 +53,7 @@ monkeypatching ``builtins`` and pandas are out of scope.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
@@ -165,6 +166,13 @@ INERT_ATTRS = frozenset("""
 """.split()) - {"compile"}
 
 
+# A name the file never binds and Python does not define is a NameError when it runs: it
+# can hold a banned callable only through a binding that is itself checked here (a name,
+# an import, globals(), exec ...). Dunder names (__builtins__, __dict__ ...) are never
+# given that benefit.
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
 def _nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree``, breadth first: ``ast.walk`` without its generators (the
     pre-check runs on every submission, so its walk is most of its cost)."""
@@ -249,7 +257,9 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     for node in nodes:
         kind = type(node)
         if kind is Name:
-            if node.id in triggers or node.id not in own_names and node.id not in INERT_BUILTINS:
+            name = node.id
+            if name in triggers or (name not in own_names and name not in INERT_BUILTINS
+                                    and (name in _BUILTIN_NAMES or name.startswith("__"))):
                 return True
         elif kind is Attribute:
             if node.attr in triggers or node.attr not in own_attrs and node.attr not in INERT_ATTRS:
