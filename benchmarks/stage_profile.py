@@ -14,7 +14,6 @@ import functools
 import importlib
 import threading
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 

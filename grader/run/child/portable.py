@@ -23,7 +23,7 @@ import sys
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the sandboxed child does not import typing
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any
 
 import importlib.util
 
