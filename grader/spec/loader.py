@@ -404,7 +404,7 @@ class _Builder:
         return cases
 
     def generated_cases(self, raw: Mapping[str, Any], where: list[Any]) -> list[Case]:
-        cases = []
+        cases: list[Case] = []
         for i, block in enumerate(raw.get("generate", [])):
             generator_name = block["generator"]
             here = [*where, "generate", i, "generator"]
@@ -418,11 +418,11 @@ class _Builder:
                 self.problem(here, f"unknown generator '{generator_name}' in {self.data['generators']} (known: {known})")
                 continue
             rng = random.Random(block["seed"])
-            known = self.generated.get(generator_name, block["seed"], block["count"]) if self.generated else None
+            remembered = self.generated.get(generator_name, block["seed"], block["count"]) if self.generated else None
             made: list[Any] = []
             for n in range(block["count"]):
                 try:
-                    args = known[n] if known is not None else generator(rng)
+                    args = remembered[n] if remembered is not None else generator(rng)
                     made.append(args)
                 except Exception as exc:
                     self.problem(here, f"generator '{generator_name}' failed on case {n}: {type(exc).__name__}: {exc}")
@@ -441,7 +441,7 @@ class _Builder:
                         origin=f"generator:{generator_name}#{block['seed']}",
                     )
                 )
-            if known is None and self.generated is not None and len(made) == block["count"]:
+            if remembered is None and self.generated is not None and len(made) == block["count"]:
                 self.generated.put(generator_name, block["seed"], block["count"], made)
         return cases
 

@@ -228,10 +228,10 @@ class Zygote:
                 break
             data += chunk
         os.close(r)
-        gpid = int(data) if data.isdigit() else None
-        if gpid is not None and not _await_ready(a):
-            gpid = None
-        return _Forked(ipid, gpid, a, scratch)
+        session_pid: int | None = int(data) if data.isdigit() else None
+        if session_pid is not None and not _await_ready(a):
+            session_pid = None
+        return _Forked(ipid, session_pid, a, scratch)
 
     def _drop_current(self) -> None:
         """End the current session now; its teardown finishes while the zygote goes on."""
