@@ -185,6 +185,17 @@ class Language:
             raise DecodeProblem("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8") from None
 
     # ---------------------------------------------------------------- build and run
+    def own_sources(self, files: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, str]]:
+        """The language's own files as text (legacy code pages too) and, for those not in UTF-8, the code page
+        they were read in: every build decodes the same way, so feedback can name a file's encoding."""
+        sources: dict[str, str] = {}
+        encodings: dict[str, str] = {}
+        for name in sorted(n for n in files if self.owns(n)):
+            sources[name], encoding = decode_legacy(files[name])
+            if encoding not in ("utf-8", "utf-8-sig"):
+                encodings[name] = encoding
+        return sources, encodings
+
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
               limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0,
               libraries: Sequence[Path] = ()) -> Build:

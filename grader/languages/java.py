@@ -133,12 +133,7 @@ class Java(Language):
         """Every source decoded (legacy code pages too) and laid out where javac wants it, compiled with the course's
         libraries (sources, or jars on the classpath) in the sandbox, cached per sources and command; the classes'
         unseeded randomness is sent to ``graderseed.SeededRandom`` (see java_seed). The run argv names the main class."""
-        sources: dict[str, str] = {}
-        encodings: dict[str, str] = {}
-        for name in sorted(n for n in files if self.owns(n)):
-            sources[name], encoding = decode_legacy(files[name])
-            if encoding not in ("utf-8", "utf-8-sig"):
-                encodings[name] = encoding
+        sources, encodings = self.own_sources(files)
         laid_out: dict[str, bytes] = {}
         main_class = ""
         for name, text in sources.items():

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, ContextManager, Mapping, Sequence
 
-from .base import Build, BuildError, FunctionSession, Language, Uncaught, decode_legacy, fill
+from .base import Build, BuildError, FunctionSession, Language, Uncaught, fill
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile, Limits
@@ -60,12 +60,7 @@ class Python(Language):
         """Nothing to compile: every file decoded (legacy code pages too) and passed on as UTF-8, with the
         course's libraries and the seeding launcher; a syntax check, so a broken file is reported with its
         line before it runs."""
-        sources: dict[str, str] = {}
-        encodings: dict[str, str] = {}
-        for name in sorted(n for n in files if self.owns(n)):
-            sources[name], encoding = decode_legacy(files[name])
-            if encoding not in ("utf-8", "utf-8-sig"):
-                encodings[name] = encoding
+        sources, encodings = self.own_sources(files)
         runnable = {name: _strip_cookie(text).encode("utf-8") for name, text in sources.items()}
         for library in libraries:
             runnable.setdefault(library.name, library.read_bytes())
