@@ -122,6 +122,9 @@ class Session:
         self._buf = bytearray()
         self._restart = False
         self._cpu_used = 0.0
+        self._cpu_mark: float | None = None     # the slot's CPU count when the last reply arrived
+        self._nonce_base = secrets.token_hex(8)
+        self._sequence = 0
         self._closed = False
         self.restarts = 0
         self.load = self._spawn(first=True)
@@ -136,7 +139,15 @@ class Session:
             d["nproc_abs"] = L.nproc + _count_own_processes()
         return d
 
+    def _nonce(self) -> str:
+        """A request's tag, unique in this session: a line that does not carry it is not the
+        answer to that request (a stale or a made-up line).  Student code in the child can
+        read the request it answers, so the tag keeps lines apart; it is no secret."""
+        self._sequence += 1
+        return f"{self._nonce_base}{self._sequence:x}"
+
     def _drop_chan(self) -> None:
+        self._cpu_mark = None
         if self._chan is not None:
             try:
                 self._chan.close()
@@ -259,6 +270,13 @@ class Session:
         """The kernel's count of the slot's CPU seconds, or None where nothing measures it."""
         m = getattr(self.sandbox, "meter", None)
         return m.cpu_seconds() if m is not None else None
+
+    def _cpu_start(self) -> float | None:
+        """The count a call starts from: the one read when the previous reply of this child
+        arrived (the child has waited for this request since, and nothing else of the session
+        ran), else a fresh reading.  One read of the kernel's count per call, not two."""
+        mark, self._cpu_mark = self._cpu_mark, None
+        return mark if mark is not None else self._cpu_now()
 
     def _read_answer(self, backstop: float, time_limit: float, cpu0: float | None,
                      hard: float) -> tuple[bytes | None, str]:
@@ -391,13 +409,13 @@ class Session:
         time_limit = float(time_limit)
         backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
         hard = 10 * time_limit + 5.0               # code slowed by a busy machine may run this long
-        nonce = secrets.token_hex(16)
+        nonce = self._nonce()
         head = codec.dumps_line({"op": "call", "f": function, "t": time_limit, "wl": hard,
                                  "w": list(self.watch) if watch else None, "n": nonce})
         line = head[:-2] + b',"a":' + args_json + b"}\n"   # the arguments spliced in, not encoded again
         if len(line) > codec.MAX_LINE_BYTES:
             raise codec.CodecError(f"a message of {len(line)} bytes, more than the limit of {codec.MAX_LINE_BYTES}")
-        cpu0 = self._cpu_now()
+        cpu0 = self._cpu_start()
         failure = self._send_line(line)
         if failure:
             return _ready(failure)
@@ -407,7 +425,7 @@ class Session:
             if failure:
                 return failure
             assert m is not None  # _receive gives a message or a failure
-            cpu1 = self._cpu_now()
+            cpu1 = self._cpu_mark = self._cpu_now()
             measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
             try:
                 return self._result(m, wall, time_limit, measured)
@@ -461,13 +479,13 @@ class Session:
             return [failed]
         limits = [float(t) for _, t in calls]
         hards = [10 * t + 5.0 for t in limits]
-        nonces = [secrets.token_hex(16) for _ in calls]
+        nonces = [self._nonce() for _ in calls]
         head = codec.dumps_line({"op": "calls", "f": function, "t": limits, "wl": hards,
                                  "w": list(self.watch) if watch else None, "n": nonces})
         line = head[:-2] + b',"a":[' + b",".join(encoded) + b"]}\n"
         if len(line) > codec.MAX_LINE_BYTES:        # too large for one request: one at a time
             return []
-        cpu = self._cpu_now()
+        cpu = self._cpu_start()
         failure = self._send_line(line)
         if failure:
             return [failure]
@@ -479,7 +497,7 @@ class Session:
                 results.append(failure)
                 break
             assert m is not None  # _receive gives a message or a failure
-            now = self._cpu_now()
+            now = self._cpu_mark = self._cpu_now()
             measured = now - cpu if now is not None and cpu is not None else None
             cpu = now
             try:

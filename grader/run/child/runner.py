@@ -22,6 +22,11 @@ try:
 except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
+try:
+    import _signal     # the C functions behind ``signal``'s enum-building wrappers
+except ImportError:  # pragma: no cover - an interpreter without it
+    _signal = signal   # type: ignore[assignment]
+
 from _gradechild import codec
 from _gradechild.monitor import CallWatcher, Tripwires  # imported in the zygote: sessions pay nothing
 from _gradechild.linux import (
@@ -48,10 +53,8 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 
-# What the parent assumes for a reply field that is missing (see ``Session._result``).
-_DEFAULTS: dict[str, Any] = {"value": None, "exception": None, "detail": "", "hits": [], "tampered": False,
-                             "restart": False, "stdout": "", "truncated": False}
-
+_ITIMER_REAL = int(getattr(signal, "ITIMER_REAL", 0))
+_ITIMER_PROF = int(getattr(signal, "ITIMER_PROF", 2))
 
 class _CallTimeout(BaseException):
     """Raised by the SIGALRM timer; a BaseException so `except Exception` in
@@ -97,7 +100,8 @@ class Child:
         self._stat_fd = -1
         self._armed = False
         self._cpu_deadline = 0.0
-        self._timer_signals = tuple(getattr(signal, n) for n in ("SIGALRM", "SIGPROF") if hasattr(signal, n))
+        self._timer_signals = tuple(int(getattr(signal, n)) for n in ("SIGALRM", "SIGPROF") if hasattr(signal, n))
+        self._handler = self._alarm          # one bound method: ``is`` finds it installed
 
     def _session_limits(self) -> None:
         self.limits = self.msg.get("limits") or {}
@@ -256,21 +260,25 @@ class Child:
         raise _CallTimeout("Timed Out")
 
     def _arm(self, wall_s: float, cpu_s: float | None = None) -> None:
-        """Start the wall-clock timer (and the CPU-time one): two setitimer calls, no sigaction
-        unless student code replaced a handler since the last call."""
+        """Start the wall-clock timer (and the CPU-time one): two setitimer calls, and a
+        sigaction only when student code replaced a handler since the last call (``_signal``'s
+        own functions: the ``signal`` module's wrappers build an enum on every call)."""
+        handler = self._handler
         for signum in self._timer_signals:
-            if signal.getsignal(signum) is not self._alarm:
-                signal.signal(signum, self._alarm)
+            if _signal.getsignal(signum) is not handler:
+                _signal.signal(signum, handler)
         self._armed = True
-        signal.setitimer(signal.ITIMER_REAL, wall_s)
+        setitimer = _signal.setitimer
+        setitimer(_ITIMER_REAL, wall_s)
         if cpu_s is not None:
             self._cpu_deadline = time.process_time() + cpu_s
-            signal.setitimer(signal.ITIMER_PROF, cpu_s)
+            setitimer(_ITIMER_PROF, cpu_s)
 
     def _disarm(self) -> None:
+        """Only the flag: a timer still running fires into ``_alarm``, which ignores it while no
+        call is armed, and the next ``_arm`` sets both timers anew (two system calls saved on
+        every call)."""
         self._armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.setitimer(signal.ITIMER_PROF, 0)
 
     def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Run a call under the wall-clock timer (what timeout_decorator does with signals)."""
@@ -427,13 +435,14 @@ class Child:
         return obj
 
     def _reply(self, res: dict[str, Any]) -> None:
-        # Fields at their defaults are left out (the parent reads a missing one as its default):
-        # half the bytes to write, parse and check on every call.
-        res = {k: v for k, v in res.items() if k not in _DEFAULTS or v is not _DEFAULTS[k] and v != _DEFAULTS[k]}
+        """One reply line.  ``res`` holds only the fields that differ from what the parent
+        assumes for a missing one (``Session._result``: no value, exception, hits or output,
+        no restart): the usual reply is five short fields."""
         try:
             line = codec.dumps_line(res)
         except codec.CodecError as e:
-            res.update(status="protocol", value=None, detail=f"returned a value too large to pass back ({e})")
+            res.update(status="protocol", detail=f"returned a value too large to pass back ({e})")
+            res.pop("value", None)
             line = codec.dumps_line(res)
         self.sock.sendall(line)
 
@@ -454,21 +463,23 @@ class Child:
         for args, t, wl, nonce in zip(req["a"], req["t"], req["wl"], req["n"]):
             res = self._run({"f": req["f"], "a": args, "t": t, "wl": wl, "w": req.get("w"), "n": nonce})
             self._reply(res)
-            if res["status"] == "timeout" or res["restart"]:
+            if res["status"] == "timeout" or res.get("restart"):
                 return
 
     def _run(self, req: dict[str, Any]) -> dict[str, Any]:
+        """One call; the reply's fields, those at their default left out (see ``_reply``).
+        The captured output is empty when a call starts: the previous call (or the load)
+        took it, and a thread that could print in between makes the parent restart us."""
         nonce = req["n"]
         t_limit = float(req["t"])
         wall_limit = float(req["wl"])
-        res: dict[str, Any] = {"n": nonce, "status": "ok", "value": None, "cpu": 0.0, "wall": 0.0, "exception": None,
-               "detail": "", "hits": [], "tampered": False, "restart": False}
-        self._take_output()
+        res: dict[str, Any] = {"n": nonce, "status": "ok"}
         try:
             args = codec.decode(req["a"])
         except codec.CodecError as e:
-            res.update(status="protocol", detail=f"the arguments could not be decoded: {e}")
+            res.update(status="protocol", detail=f"the arguments could not be decoded: {e}", cpu=0.0, wall=0.0)
             return res
+        watched = req.get("w") is not None and self.tripwires is not None
         value = None
         watcher = None
         t0 = time.process_time()
@@ -482,14 +493,14 @@ class Child:
             fn = None
         if fn is not None:
             try:
-                if req.get("w") is not None and self.tripwires is not None:
+                if watched:
                     self.tripwires.start(self._hook_methods)
                 cpu_cap = self._cpu_cap(t_limit)
                 self._arm(wall_limit, cpu_cap)
                 try:
                     value = fn(*args)
                 finally:
-                    self._disarm()
+                    self._armed = False     # _disarm's work, inline: the timers' handler ignores them now
                     watcher, self._watcher = self._watcher, None
                     if watcher is not None:
                         watcher.__exit__(None, None, None)
@@ -509,30 +520,36 @@ class Child:
                 res.update(status="error", exception=self._describe(e))
         cpu = time.process_time() - t0
         wall = time.perf_counter() - w0
+        self._disarm()
         self._restore_std()
         res["cpu"], res["wall"] = round(cpu, 6), round(wall, 6)
         if res["status"] == "ok" and cpu > t_limit:
             res.update(status="timeout", detail=f"used {cpu:.2f} s of CPU time; the limit is {t_limit:g} s")
-        if res["status"] == "ok":
+        if res["status"] == "ok" and value is not None:
             try:
                 res["value"] = codec.encode(value)
             except codec.CodecError as e:
                 res.update(status="protocol", detail=f"returned {e}")
             except RecursionError:
                 res.update(status="protocol", detail="returned a value nested too deeply")
-        if self.tripwires is not None and req.get("w") is not None:
+        if watched:
             try:
                 moved = self.tripwires.stop()
                 hits = self.tripwires.take() + (watcher.hits if watcher is not None else [])
-                res["hits"] = codec.encode([dict(h) for h in hits])
+                if hits:
+                    res["hits"] = codec.encode([dict(h) for h in hits])
                 # A call interrupted by a timer or an exit leaves the hook half-torn by
                 # design; only a call that returned can have tampered with it.
-                res["tampered"] = res["status"] == "ok" and (moved or (watcher is not None and watcher.tampered is True))
+                if res["status"] == "ok" and (moved or (watcher is not None and watcher.tampered is True)):
+                    res["tampered"] = True
             except BaseException:
-                res["hits"] = []
                 res["tampered"] = True
         value = None
-        res["stdout"], res["truncated"] = self._take_output()
+        out, truncated = self._take_output()
+        if out:
+            res["stdout"] = out
+        if truncated:
+            res["truncated"] = True
         if self._other_tasks():
             res["restart"] = True
         self._kill_other_processes()
@@ -557,7 +574,7 @@ class Child:
             line = self.reader.readline()
             if line is None:
                 os._exit(0)
-            req = codec.loads_line(line)
+            req = codec.loads_request(line)
             if req.get("op") == "call":
                 self._call(req)
             elif req.get("op") == "calls":
