@@ -40,6 +40,13 @@ def j(expected, actual, mode="exact", **options):
         (None, None, True),
         (None, 0, False),
         ("abc", "abc ", False),
+        # nested: equal under == but not the same values (the fast path for identical answers must not take them)
+        ([[1, 2], [3]], [[1, 2], [3]], True),
+        ([[1, 0]], [[True, False]], False),
+        ([{"k": [1]}], [{"k": [1.0]}], True),
+        ([{"k": [0]}], [{"k": [False]}], False),
+        ([(1, 2)], [[1, 2]], True),
+        ([[1.0, 2.5]], [[1, 2.5]], True),
     ],
 )
 def test_exact_is_type_aware(expected, actual, ok):
@@ -55,6 +62,7 @@ def test_exact_messages_say_where_and_what():
 
 def test_strict_sequence_types():
     assert not j([1, 2], (1, 2), sequence_types="strict").passed
+    assert not j([[1, 2]], [(1, 2)], sequence_types="strict").passed
     assert j((1, 2), (1, 2), sequence_types="strict").passed
 
 

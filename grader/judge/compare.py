@@ -75,6 +75,32 @@ def show(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+_LEAVES = frozenset({str, int, bool, type(None), bytes})
+_NESTS = frozenset({list, tuple, dict})
+
+
+def _identical(expected: Any, actual: Any) -> bool:
+    """Equal values of exactly the same types all the way down: equal under every comparison
+    mode, so the walk that would explain a difference is not needed (most answers are right).
+    False means only "look closer" (floats, sets, a bool for an int ...)."""
+    kind = type(expected)
+    if kind is not type(actual):
+        return False
+    if kind in _LEAVES:
+        return bool(expected == actual)
+    if kind is list or kind is tuple:
+        if len(expected) != len(actual):
+            return False
+        for e, a in zip(expected, actual):
+            inner = type(e)
+            if inner is not type(a) or not (e == a if inner in _LEAVES else inner in _NESTS and _identical(e, a)):
+                return False
+        return True
+    if kind is dict:
+        return expected.keys() == actual.keys() and all(_identical(v, actual[k]) for k, v in expected.items())
+    return False
+
+
 class _Equal:
     """Structural, type-aware equality with a pointer to the first difference."""
 
@@ -85,6 +111,11 @@ class _Equal:
 
     def diff(self, expected: Any, actual: Any, where: str = "") -> str | None:
         """None when equal, else a sentence saying where and how they differ."""
+        if _identical(expected, actual):
+            return None
+        return self._diff(expected, actual, where)
+
+    def _diff(self, expected: Any, actual: Any, where: str) -> str | None:
         at = f" at {where}" if where else ""
         if isinstance(expected, bool) or isinstance(actual, bool):
             if type(expected) is not type(actual):
@@ -102,7 +133,7 @@ class _Equal:
             if len(expected) != len(actual):
                 return f"expected {len(expected)} item(s){at}, got {len(actual)}: expected {show(expected)}, got {show(actual)}"
             for i, (e, a) in enumerate(zip(expected, actual)):
-                problem = self.diff(e, a, f"{where}[{i}]")
+                problem = self._diff(e, a, f"{where}[{i}]")
                 if problem:
                     return problem
             return None
@@ -110,7 +141,7 @@ class _Equal:
             if set(expected) != set(actual):
                 return f"expected keys {show(sorted(map(repr, expected)))}{at}, got {show(sorted(map(repr, actual)))}"
             for key in expected:
-                problem = self.diff(expected[key], actual[key], f"{where}[{key!r}]")
+                problem = self._diff(expected[key], actual[key], f"{where}[{key!r}]")
                 if problem:
                     return problem
             return None

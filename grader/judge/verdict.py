@@ -65,7 +65,7 @@ class TestResult:
 
     def to_json(self, *, include_staff: bool = True) -> dict[str, Any]:
         # Shallow: the values are plain data already, and reports are written for every case.
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {name: getattr(self, name) for name in _TEST_FIELDS}
         if self.visibility == "hidden":
             for key in ("args", "expected", "actual"):
                 data.pop(key)
@@ -75,6 +75,11 @@ class TestResult:
                 data["message"] = "" if self.passed else f"{self.status} on a hidden case"
                 data.pop("stdout")
         return data
+
+
+# Read once: dataclasses.fields() rebuilds its tuple on every call, and to_json runs for
+# every case of every report.
+_TEST_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TestResult))
 
 
 @dataclass(frozen=True)
