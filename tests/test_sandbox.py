@@ -268,6 +268,7 @@ def test_killing_the_parent(sb, how):
 def test_daemon_does_not_outlive_the_run(sb):
     with sb.session({"x.py": "def f():\n    return 1\n"}, "x.py") as s:
         s.call("f", [], time_limit=1)
+    time.sleep(0.1)       # a closed session's processes are reaped as they finish dying
     baseline = slot_processes()
     with session(sb, "daemon.py") as s:
         r = s.call("attack", [], time_limit=2)

@@ -133,7 +133,7 @@ class Zygote:
     def serve(self) -> None:
         _send(self.ctl, {"ready": True, "pid": os.getpid(), "isolated": self.isolated})
         while True:
-            line = self.reader.readline()
+            line = self._next_request()
             if line is None:
                 self._kill_all()
                 os._exit(0)
@@ -166,6 +166,21 @@ class Zygote:
                 os._exit(0)
             else:
                 _send(self.ctl, {"ok": False, "error": f"unknown op {op!r}"})
+
+    def _next_request(self) -> bytes | None:
+        """The parent's next line.  While dropped sessions are dying, their processes are
+        reaped as they exit (every few milliseconds of waiting), not at the next request:
+        a session ends without its parent waiting for the kernel to tear its namespaces
+        down, and no exited process lingers as a zombie of the slot."""
+        while self.dying:
+            self.ctl.settimeout(0.005)
+            try:
+                return self.reader.readline()
+            except TimeoutError:         # socket.timeout: the partial line stays in the reader
+                self._reap(block=False)
+            finally:
+                self.ctl.settimeout(None)    # replies and handed-over channels go out blocking
+        return self.reader.readline()
 
     def _spawn(self) -> None:
         forked = self.spares.pop(0) if self.spares else self._fork()
