@@ -175,12 +175,14 @@ class Zygote:
         while self.dying:
             self.ctl.settimeout(0.005)
             try:
-                return self.reader.readline()
+                line: bytes | None = self.reader.readline()
+                return line
             except TimeoutError:         # socket.timeout: the partial line stays in the reader
                 self._reap(block=False)
             finally:
                 self.ctl.settimeout(None)    # replies and handed-over channels go out blocking
-        return self.reader.readline()
+        last: bytes | None = self.reader.readline()
+        return last
 
     def _spawn(self) -> None:
         forked = self.spares.pop(0) if self.spares else self._fork()

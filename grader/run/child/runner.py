@@ -23,9 +23,9 @@ except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]  # no rlimits on this platform
 
 try:
-    import _signal     # the C functions behind ``signal``'s enum-building wrappers
+    import _signal  # type: ignore[import-not-found]  # the C functions behind ``signal``'s enum-building wrappers
 except ImportError:  # pragma: no cover - an interpreter without it
-    _signal = signal   # type: ignore[assignment]
+    _signal = signal
 
 from _gradechild import codec
 from _gradechild.monitor import CallWatcher, Tripwires  # imported in the zygote: sessions pay nothing
