@@ -278,6 +278,22 @@ def test_daemon_does_not_outlive_the_run(sb):
     assert slot_processes() == baseline
 
 
+def test_other_code_starts_only_once_ended_sessions_are_gone(sb):
+    """A session's end is not waited for, but another submission's session starts only once
+    every ended one is gone: nothing of one student's exit can be charged to the next one."""
+    one = {"a.py": "def f():\n    return 1\n"}
+    other = {"b.py": "def f():\n    return 2\n"}
+    with sb.session(one, "a.py") as s:
+        s.call("f", [], time_limit=1)
+        during = len(slot_processes())           # the zygote's, bwrap's and one live session's
+    for _ in range(5):
+        with sb.session(one, "a.py") as s:
+            assert s.call("f", [], time_limit=1).value == 1
+        with sb.session(other, "b.py") as s:
+            assert s.call("f", [], time_limit=1).value == 2
+            assert len(slot_processes()) == during, slot_processes()
+
+
 # ------------------------------------------------------------------ exits and crashes
 def test_sys_exit_os_exit_keyboardinterrupt_cost_one_call(sb):
     with session(sb, "exits.py") as s:

@@ -105,6 +105,7 @@ class Sandbox:
         self._closed = False
         self.zygote_starts = 0
         self._code: tuple[tuple[str, bytes], str | None] | None = None   # the last main file compiled
+        self._files_digest = b""                 # the files of the last session started
         self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
         self._cgroup: meter.CgroupSlot | None = None
         self._box: container.Slot | None = None   # the container profile's uid, scratch and cgroup
@@ -255,6 +256,19 @@ class Sandbox:
             from .portable import PortableSession
             return PortableSession(self, files, main, watch, load_time_limit)
         return Session(self, files, main, watch, load_time_limit, code=self._compiled(files, main))
+
+    def _other_code(self, files: Mapping[str, str]) -> bool:
+        """Does this session run other files than the last one?  Then the zygote first waits
+        until every ended session is gone: a session's end is not waited for (see
+        ``Session.close``), so its exit may still be using CPU time, and that may be charged
+        only to the same code (a submission's hidden session after its public one), never to
+        another student's first case."""
+        digest = hashlib.sha256()
+        for name in sorted(files):
+            digest.update(name.encode("utf-8", "surrogatepass") + b"\0" + files[name].encode("ascii") + b"\0")
+        value = digest.digest()
+        changed, self._files_digest = value != self._files_digest, value
+        return changed
 
     def _compiled(self, files: Mapping[str, str | bytes], main: str) -> str | None:
         """The main file compiled here, once for a submission's sessions (kept for the next

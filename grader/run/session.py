@@ -171,7 +171,8 @@ class Session:
         zygote, so no later session can find them in memory it inherits."""
         self._drop_chan()
         nonce = secrets.token_hex(16)
-        reply, fd = self.sandbox._request({"op": "spawn"}, want_fd=True)
+        settle = self.sandbox._other_code(self._files)
+        reply, fd = self.sandbox._request({"op": "spawn", "settle": settle}, want_fd=True)
         self._chan = socket.socket(fileno=fd)
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
                              "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
@@ -515,8 +516,9 @@ class Session:
     def close(self) -> None:
         """End the session: every process of it is killed (SIGKILL to the session's pid 1, whose
         death takes its whole pid namespace) before the slot serves anything else.  Nothing
-        waits for the kernel to tear the namespaces down (a grace period of several
-        milliseconds with no CPU in it): the zygote reaps them as they finish."""
+        waits here for the kernel to tear the namespaces down (a grace period of several
+        milliseconds with no CPU in it): the zygote reaps them as they finish, and a session
+        of other code starts only once they are gone (``Sandbox._other_code``)."""
         if self._closed:
             return
         self._closed = True

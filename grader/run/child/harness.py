@@ -142,6 +142,8 @@ class Zygote:
             self._reap(block=False)
             if op == "spawn":
                 self._drop_current()
+                if msg.get("settle"):        # another submission: ended sessions must be gone first
+                    self._reap(block=True)
                 self._spawn()
             elif op == "drop":               # no reply: the session is over, its status unneeded
                 self._drop_current()
