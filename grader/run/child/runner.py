@@ -561,7 +561,7 @@ class Child:
         first = self.reader.readline()
         if first is None:
             os._exit(0)
-        self.msg.update(codec.loads_line(first))
+        self.msg.update(codec.loads_request(first))
         self._session_limits()
 
     def run(self) -> None:
