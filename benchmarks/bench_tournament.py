@@ -3,15 +3,19 @@
 The four players are reference-like students: copies of reference/comp10001go.py handed in
 as four different submission files, each in its own sandbox session (no bots, so every one
 of the 44 calls of a game crosses the sandbox boundary).  Prints games/s for each --jobs
-value (several games in parallel, each worker with its own 4 sandbox slots) and whether the
+value (several games in parallel, each worker with its own 4 sandbox slots) and --mode
+(``processes``: each worker a process of its own, what ``grader tournament --jobs J`` does for
+J > 1; ``threads``: workers as threads of this process, as --jobs 1 does) and whether the
 target (>= 100 games/s, issue #17) is met.
 
 A shared machine's wall clock says little, so it also prints the CPU one game costs: in the
 grader (this process) and in the players' processes (the kernel's count for the slots'
 cgroups, or the /proc tree without them), the players' own functions called bare in this
 process on the same games (the part no harness can save), and the games/s that CPU allows
-on this machine's cores.  The load average is printed with every figure.
-Run: python benchmarks/bench_tournament.py [--games 200] [--jobs 1,2,4]
+on this machine's cores.  With worker processes the grader's CPU is this process's plus the
+workers' own (each reports its process time and its slots' meters).  The load average is
+printed with every figure.
+Run: python benchmarks/bench_tournament.py [--games 200] [--jobs 1,2,4] [--mode processes,threads] [--first-slot 100]
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ from grader.run.sandbox import Limits, Sandbox  # noqa: E402
 from grader.spec.loader import load_trusted_module  # noqa: E402
 from grader.spec.model import TournamentSpec  # noqa: E402
 from grader.submissions import discover  # noqa: E402
-from grader.tournament import runner  # noqa: E402
+from grader.tournament import runner, workers  # noqa: E402
 from grader.tournament.game import Game, Reply, game_class  # noqa: E402
 
 TARGET = 100.0
@@ -135,15 +139,23 @@ def bare(game: Game, seeds: Sequence[int]) -> tuple[float, float]:
     return table.cpu / len(seeds), (total - table.cpu) / len(seeds)
 
 
-def measure(tables: runner.Tables, seatings: Sequence[runner.Seating], slots: Slots,
+def measure(tables: Any, seatings: Sequence[runner.Seating], slots: Slots,
             jobs: int) -> tuple[list[Any], float, float, float]:
     """Play the seatings; records, wall seconds, grader CPU and players' CPU."""
     tables.run(seatings[: 2 * jobs])  # warm up: zygote start + module import, outside the timing
-    start, own, (players, _) = time.perf_counter(), time.process_time(), slots.players_cpu()
+
+    def cpu() -> tuple[float, float]:
+        own = time.process_time()
+        if isinstance(tables, workers.WorkerTables):
+            stats = tables.stats()
+            return own + stats.grader_s, stats.players_s
+        return own, slots.players_cpu()[0]
+
+    (own, players), start = cpu(), time.perf_counter()
     records = tables.run(seatings)
     elapsed = time.perf_counter() - start
-    own, players = time.process_time() - own, slots.players_cpu()[0] - players
-    return records, elapsed, own, players
+    own_after, players_after = cpu()
+    return records, elapsed, own_after - own, players_after - players
 
 
 def describe_faults(records: Sequence[Any]) -> str:
@@ -162,6 +174,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2019)
     parser.add_argument("--students", type=int, default=4, help="players in the pool (4 seats per game)")
     parser.add_argument("--capacity", type=int, default=4, help="sandbox slots per worker")
+    parser.add_argument("--mode", default="processes",
+                        help="how --jobs > 1 runs its workers: processes, threads, or both (comma separated); --jobs 1 is one thread")
+    parser.add_argument("--first-slot", type=int, default=runner.FIRST_SLOT,
+                        help="sandbox slots from here on (another bench or tournament on the machine may use the default's)")
     args = parser.parse_args()
     game = game_class(ROOT / "reference" / "comp10001go_game.py")({})
     source = (ROOT / "reference" / "comp10001go.py").read_text()
@@ -174,7 +190,7 @@ def main() -> int:
         submissions = discover([tmp], ["comp10001go.py"])
         slots = Slots()
         try:
-            entrants, rejected = runner.check_entries(submissions, game, slots.open_session)
+            entrants, rejected = runner.check_entries(submissions, game, slots.open_session, slot=args.first_slot)
             assert not rejected and len(entrants) == args.students, rejected
             seatings = runner.schedule([e.id for e in entrants], args.games, args.seed, game.seats)
             moves, referee = bare(game, [s.seed for s in seatings])
@@ -183,8 +199,17 @@ def main() -> int:
             print(f"  bare, in this process: the players' own functions {1000 * moves:.1f} ms CPU per game, "
                   f"the referee {1000 * referee:.2f} ms (at most {cores / (moves + referee):.0f} games/s with no sandbox)")
             baseline = None
-            for jobs in [int(j) for j in args.jobs.split(",")]:
-                with runner.Tables(entrants, game, config, slots.open_session, jobs=jobs, capacity=args.capacity) as tables:
+            runs = [(j, mode) for j in map(int, args.jobs.split(",")) for mode in (args.mode.split(",") if j > 1 else ["threads"])]
+            for jobs, mode in runs:
+                tables: Any
+                if mode == "processes":
+                    profile = slots.boxes[args.first_slot].profile
+                    tables = workers.WorkerTables(entrants, game, config, profile=profile, limits=Limits(cpu_s=3600),
+                                                  jobs=jobs, capacity=args.capacity, first_slot=args.first_slot)
+                else:
+                    tables = runner.Tables(entrants, game, config, slots.open_session, jobs=jobs, capacity=args.capacity,
+                                           first_slot=args.first_slot)
+                with tables:
                     records, elapsed, own, players = measure(tables, seatings, slots, jobs)
                 games = len(records)
                 rate = games / elapsed
@@ -194,12 +219,12 @@ def main() -> int:
                 bound = cores / per_game
                 best_bound = max(best_bound, bound)
                 harness = players / games - moves
-                print(f"  --jobs {jobs}: {rate:6.1f} games/s wall ({1000 * elapsed / games:.1f} ms/game, x{rate / baseline:.2f} "
+                print(f"  --jobs {jobs} ({mode}): {rate:6.1f} games/s wall ({1000 * elapsed / games:.1f} ms/game, x{rate / baseline:.2f} "
                       f"vs first, {describe_faults(records)}); load average {load()}")
                 print(f"             CPU per game {1000 * per_game:.1f} ms: grader {1000 * own / games:.1f} "
                       f"({1e6 * (own / games - referee) / CALLS_PER_GAME:.0f} us per call besides the referee), "
                       f"players' processes {1000 * players / games:.1f} (own functions {1000 * moves:.1f}, "
-                      f"harness {1e6 * harness / CALLS_PER_GAME:.0f} us per call; {slots.players_cpu()[1]})")
+                      f"harness {1e6 * harness / CALLS_PER_GAME:.0f} us per call)")
                 print(f"             the measured CPU allows {bound:.0f} games/s on {cores} cores; a sandboxed game costs "
                       f"{per_game / (moves + referee):.1f}x its bare CPU (a ratio a busy machine disturbs less)")
         finally:

@@ -159,6 +159,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from grader.tournament.leaderboard import Tournament, format_replay, print_table, write_all
     from grader.tournament.results import GameStore
     from grader.tournament.standings import standings
+    from grader.tournament.workers import parallel_tables
 
     plan = _plan(args)
     game, config = plan.game, plan.config
@@ -166,6 +167,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     profile = resolve_profile(args, for_students=len(submissions) <= 1) if submissions else None
     open_session, close = runner.sandbox_sessions(profile)  # starts nothing until a student sits
     store = Store(args.out) if args.replay is None else None
+    lost: list[Any] = []  # games a worker process took with it (see workers.py)
     try:
         players, rejected = runner.check_entries(submissions, game, open_session)
         for r in rejected:
@@ -190,10 +192,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             f"{budget} games, seed {plan.seed}, {args.jobs} job(s); {where}")
         start = time.perf_counter()
         with GameProgress(config.max_games if plan.games == "auto" else int(plan.games)) as progress, \
-                runner.Tables(entrants, game, config, open_session, jobs=args.jobs,
-                              capacity=runner.slots_per_worker(len(players), game.seats)) as tables:
+                parallel_tables(entrants, game, config, open_session, profile=profile, jobs=args.jobs,
+                                capacity=runner.slots_per_worker(len(players), game.seats)) as tables:
             records = _play_with_store(plan, tables, saved, ids, progress)
         elapsed = time.perf_counter() - start
+        lost = list(tables.lost)
+        for game_lost in lost:
+            err(f"game {game_lost.game} not played: {game_lost.reason}; the grader's fault, charged to no player "
+                f"(not stored: running the command again plays it)")
     finally:
         close()
         if store is not None:
@@ -208,6 +214,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print_table(result, sys.stdout)
     played = sum(1 for r in records if not r.reused)
     reused = f", {len(records) - played} reused from the store" if played < len(records) else ""
+    reused += f", {len(lost)} lost (see above)" if lost else ""
     err(f"played {played} games in {elapsed:.1f} s ({played / max(elapsed, 1e-9):.1f} games/s){reused}; "
         f"{len(written)} files in {args.out}/")
     return ExitCode.OK

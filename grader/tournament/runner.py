@@ -56,6 +56,17 @@ class Seating:
 
 
 @dataclass(frozen=True)
+class LostGame:
+    """A game the grader failed to finish (its worker process died): no player is charged,
+    nothing is stored, so a rerun plays it."""
+
+    game: int
+    seed: int
+    entrants: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class Rejected:
     id: str
     reason: str
@@ -98,29 +109,48 @@ def schedule(entrants: Sequence[str], games: int, seed: int, seats: int) -> list
 SessionFactory = Callable[[Entrant, int], ContextManager[Any]]
 
 
-def sandbox_sessions(profile: Any = None, limits: Any = None) -> tuple[SessionFactory, Callable[[], None]]:
-    """Open sessions on real sandboxes, one :class:`Sandbox` (zygote) per slot."""
-    from grader.run.sandbox import Limits, Sandbox
+class SlotSessions:
+    """Sessions on real sandboxes, one :class:`Sandbox` (zygote) per slot, opened when first
+    needed; also what the slots' processes have cost (the bench reads it)."""
 
-    limits = limits or Limits(cpu_s=3600)
-    sandboxes: dict[int, Any] = {}
-    lock = threading.Lock()
+    def __init__(self, profile: Any = None, limits: Any = None):
+        from grader.run.sandbox import Limits
 
-    def open_session(entrant: Entrant, slot: int) -> ContextManager[Any]:
-        with lock:
-            box = sandboxes.get(slot)
+        self.profile = profile
+        self.limits = limits or Limits(cpu_s=3600)
+        self.sandboxes: dict[int, Any] = {}
+        self._lock = threading.Lock()
+
+    def open_session(self, entrant: Entrant, slot: int) -> ContextManager[Any]:
+        from grader.run.sandbox import Sandbox
+
+        with self._lock:
+            box = self.sandboxes.get(slot)
             if box is None:
-                box = sandboxes[slot] = Sandbox(profile, limits, slot=slot)
+                box = self.sandboxes[slot] = Sandbox(self.profile, self.limits, slot=slot)
         assert entrant.submission is not None and entrant.submission.main is not None
         return box.session(entrant.submission.files, entrant.submission.main)
 
-    def close() -> None:
-        with lock:
-            for box in sandboxes.values():
-                box.close()
-            sandboxes.clear()
+    def players_cpu(self) -> tuple[float, str]:
+        """CPU seconds the slots' processes used so far (the kernel's count per slot), and
+        what counted them ("" when some slot has no meter)."""
+        with self._lock:
+            meters = [box.meter for box in self.sandboxes.values()]
+        if any(m is None for m in meters):
+            return 0.0, ""
+        return sum(m.cpu_seconds() for m in meters), (meters[0].kind if meters else "")
 
-    return open_session, close
+    def close(self) -> None:
+        with self._lock:
+            for box in self.sandboxes.values():
+                box.close()
+            self.sandboxes.clear()
+
+
+def sandbox_sessions(profile: Any = None, limits: Any = None) -> tuple[SessionFactory, Callable[[], None]]:
+    """Open sessions on real sandboxes, one :class:`Sandbox` (zygote) per slot."""
+    slots = SlotSessions(profile, limits)
+    return slots.open_session, slots.close
 
 
 class Arena:
@@ -187,8 +217,10 @@ class Arena:
         self.close()
 
 
-def check_entries(submissions: Sequence[Submission], game: Game, open_session: SessionFactory) -> tuple[list[Entrant], list[Rejected]]:
-    """Load each submission once; keep those that import and define a function for every role."""
+def check_entries(submissions: Sequence[Submission], game: Game, open_session: SessionFactory,
+                  *, slot: int = FIRST_SLOT) -> tuple[list[Entrant], list[Rejected]]:
+    """Load each submission once (on sandbox slot ``slot``); keep those that import and define
+    a function for every role."""
     roles = game.roles()
     ok, rejected = [], []
     for sub in submissions:
@@ -196,7 +228,7 @@ def check_entries(submissions: Sequence[Submission], game: Game, open_session: S
             rejected.append(Rejected(sub.id, sub.problems[0][1]))
             continue
         probe = Entrant(sub.id, sub)
-        with open_session(probe, FIRST_SLOT) as session:
+        with open_session(probe, slot) as session:
             load = session.load
         if not load.ok:
             where = f" (line {load.lineno})" if load.lineno else ""
@@ -257,12 +289,13 @@ class Tables:
     own thread), kept for all its rounds so that sessions stay warm between them."""
 
     def __init__(self, entrants: Sequence[Entrant], game: Game, config: TournamentSpec, open_session: SessionFactory,
-                 *, jobs: int = 1, capacity: int = 0):
+                 *, jobs: int = 1, capacity: int = 0, first_slot: int = FIRST_SLOT):
         by_id = {e.id: e for e in entrants}
         width = max(game.seats, capacity)
         self.game, self.config = game, config
-        self.arenas = [Arena(by_id, open_session, game, first_slot=FIRST_SLOT + 1 + i * width, capacity=capacity)
+        self.arenas = [Arena(by_id, open_session, game, first_slot=first_slot + 1 + i * width, capacity=capacity)
                        for i in range(max(1, jobs))]
+        self.lost: list[LostGame] = []  # threads lose no game: a failure stops the tournament
         self._workers: list[_Worker] = []
         self._closing = threading.Event()  # set by close(): workers start no new game (Ctrl-C mid-round)
 
