@@ -176,6 +176,8 @@ def main() -> int:
     parser.add_argument("--capacity", type=int, default=4, help="sandbox slots per worker")
     parser.add_argument("--mode", default="processes",
                         help="how --jobs > 1 runs its workers: processes, threads, or both (comma separated); --jobs 1 is one thread")
+    parser.add_argument("--pin", choices=("auto", "on", "off"), default="auto",
+                        help="worker processes pinned to a CPU each (auto: when there are as many workers as CPUs)")
     parser.add_argument("--first-slot", type=int, default=runner.FIRST_SLOT,
                         help="sandbox slots from here on (another bench or tournament on the machine may use the default's)")
     args = parser.parse_args()
@@ -205,7 +207,8 @@ def main() -> int:
                 if mode == "processes":
                     profile = slots.boxes[args.first_slot].profile
                     tables = workers.WorkerTables(entrants, game, config, profile=profile, limits=Limits(cpu_s=3600),
-                                                  jobs=jobs, capacity=args.capacity, first_slot=args.first_slot)
+                                                  jobs=jobs, capacity=args.capacity, first_slot=args.first_slot,
+                                                  pin={"auto": None, "on": True, "off": False}[args.pin])
                 else:
                     tables = runner.Tables(entrants, game, config, slots.open_session, jobs=jobs, capacity=args.capacity,
                                            first_slot=args.first_slot)
