@@ -5,8 +5,9 @@ have played least so far (ties broken by the seeded generator) in a shuffled sea
 with fewer, every entrant sits and the bots fill the empty seats (a bot may take two seats).  Game ``g`` has its own seed,
 derived from the tournament seed and ``g`` alone, so any game can be replayed on its own.
 
-Each worker (``--jobs``) is a thread, alive for the whole tournament, that owns an
-:class:`Arena`: its own sandbox slots, one live session per slot, a student's session kept
+Each worker of :class:`Tables` is a thread, alive for the whole tournament, that owns an
+:class:`Arena` (``grader tournament --jobs J`` uses these for J = 1; for J > 1 each arena runs in
+a worker process of its own, :mod:`grader.tournament.workers`): its own sandbox slots, one live session per slot, a student's session kept
 alive for as long as the slot is not needed for somebody else (least recently seated goes
 first).  The seats of a game may think at the
 same time (they are separate processes), which is where most of the speed comes from.
