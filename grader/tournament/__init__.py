@@ -5,6 +5,6 @@ spec like its reference); :mod:`.game` is the interface it implements (rules, re
 legal moves, scoring, bots, options).  config (the spec's block, the plug-in loaded and its
 options checked) -> runner (seatings from the seed, arenas of sandbox slots; :mod:`.workers`
 runs them in worker processes for ``--jobs`` > 1) -> match (one game on the engine's table:
-calls, clocks, faults) -> results (games kept in the store) (openskill ratings with intervals) -> leaderboard (writers).  ``grader tournament`` lives
-in :mod:`.cli`.
+calls, clocks, faults) -> results (games kept in the store) -> standings (openskill ratings
+with intervals) -> leaderboard (writers).  ``grader tournament`` lives in :mod:`.cli`.
 """
