@@ -14,6 +14,7 @@ from typing import Any
 from grader.reports._atomic import atomic_write_json, atomic_write_text, safe_name
 from grader.tournament.game import Game
 from grader.tournament.match import GameRecord
+from grader.tournament.results import to_json
 from grader.tournament.standings import Standing, unsettled_pairs
 
 COLUMNS = ("rank", "entrant", "games", "mean_score", "wins", "win_rate", "rating", "low", "high", "above_next", "faults", "mean_move_ms")
@@ -119,7 +120,7 @@ def write_all(t: Tournament, out_dir: Path) -> list[Path]:
         atomic_write_json(out_dir / "leaderboard.json", as_json(t)),
         atomic_write_text(out_dir / "leaderboard.csv", as_csv(t)),
         atomic_write_text(out_dir / "leaderboard.txt", as_text(t)),
-        atomic_write_text(out_dir / "games.jsonl", "".join(json.dumps(asdict(r), separators=(",", ":")) + "\n" for r in t.records)),
+        atomic_write_text(out_dir / "games.jsonl", "".join(json.dumps({**to_json(r), "reused": r.reused}, separators=(",", ":")) + "\n" for r in t.records)),
     ]
     used: set[str] = set()
     for s in t.standings:
