@@ -83,9 +83,14 @@ def test_games_in_worker_processes_are_the_games_played_in_process(slots):
     ids = [e.id for e in entrants]
     seatings = runner.schedule(ids, 10, 5, GO.seats)
     here = runner.run_games(seatings, entrants, GO, FAST, slots.open_session)
-    with tables(slots, entrants, jobs=2) as t:
+    with tables(slots, entrants, jobs=2, pin=True) as t:
         there = t.run(seatings[:3]) + t.run(seatings[3:])  # two rounds on the same workers
         assert t.lost == []
+        cpus = sorted(os.sched_getaffinity(0))
+        assert [os.sched_getaffinity(pid) for pid in t.pids] == [{cpus[0]}, {cpus[1 % len(cpus)]}]
+        if is_root():  # and the sandboxes a worker started inherit its CPU
+            seated = slot_processes(range(FIRST + 1, FIRST + 1 + GO.seats))
+            assert seated and {frozenset(os.sched_getaffinity(pid)) for pid in seated} == {frozenset({cpus[0]})}
     assert plain(sorted(there, key=lambda r: r.game)) == plain(here)
     assert any(f.entrant == "crasher" and f.kind == "crashed" for r in there for f in r.faults)
     untimed = [replace(row, mean_move_ms=0.0) for row in standings(there, ids, FAST)]
