@@ -126,7 +126,7 @@ def _serve(conn: Connection, setup: WorkerSetup) -> None:
                 return
             if message is None:
                 return
-            op, seating = message
+            op, seating = message  # ("play", a Seating) or ("stats", None)
             if op == "play":
                 try:
                     reply: tuple[str, Any] = ("record", arena.play(seating, setup.config))
@@ -173,10 +173,14 @@ class _Worker:
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         return f"the grader's worker process {self.number} (pid {self.process.pid}) died ({how})"
 
+    def ask_to_stop(self) -> None:
+        """An idle worker is asked to stop; a busy one (Ctrl-C mid-game) is terminated."""
+        if not (self.alive and not self.held and self.send(None)):
+            self.process.terminate()
+
     def stop(self) -> None:
-        """Ask an idle worker to stop; a busy one (Ctrl-C mid-game) is terminated."""
-        if self.alive and not self.held and self.send(None):
-            self.process.join(10)
+        """Wait for the worker to end (killed if it will not)."""
+        self.process.join(10)
         if self.process.is_alive():
             self.process.terminate()
             self.process.join(5)
@@ -287,6 +291,8 @@ class WorkerTables:
         return WorkerStats(grader, players, meters.pop() if len(meters) == 1 else "")
 
     def close(self) -> None:
+        for worker in self._workers:  # all at once: each closes its sessions while the others do
+            worker.ask_to_stop()
         for worker in self._workers:
             worker.stop()
         self._workers.clear()
