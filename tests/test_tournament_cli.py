@@ -126,3 +126,34 @@ def test_a_spec_without_a_tournament_is_a_clear_usage_error(tmp_path):
                            "--games", "1", "--out", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "defines no tournament" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_game_lost_with_a_worker_is_reported_charged_to_nobody_and_played_by_the_rerun(tmp_path, capsys, monkeypatch):
+    from grader.tournament import runner, workers
+
+    real = workers.parallel_tables
+
+    def losing(*args, **kwargs):  # the tables of the run, as if game 2's worker had died
+        tables = real(*args, **kwargs)
+        play = tables.run
+
+        def run(seatings, on_game=None):
+            kept = [s for s in seatings if s.game != 2]
+            tables.lost += [runner.LostGame(s.game, s.seed, s.entrants, "the grader's worker process 0 died (killed by signal 9)")
+                            for s in seatings if s.game == 2]
+            return play(kept, on_game)
+
+        tables.run = run
+        return tables
+
+    out = tmp_path / "t"
+    args = ["tournament", SPEC, "--games", "4", "--seed", "3", "--out", str(out), "--bots", "random,greedy,reference"]
+    monkeypatch.setattr(workers, "parallel_tables", losing)
+    assert main(args) == ExitCode.OK
+    err = capsys.readouterr().err
+    assert "game 2 not played: the grader's worker process 0 died (killed by signal 9)" in err and "1 lost" in err
+    assert [g["game"] for g in games_of(out)] == [1, 3, 4]
+    assert sum(r["faults"] for r in json.loads((out / "leaderboard.json").read_text())["standings"]) == 0
+    monkeypatch.setattr(workers, "parallel_tables", real)
+    assert main(args) == ExitCode.OK  # the rerun plays the lost game, reads the rest back
+    assert "played 1 games" in capsys.readouterr().err and [g["game"] for g in games_of(out)] == [1, 2, 3, 4]

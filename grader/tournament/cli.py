@@ -146,7 +146,7 @@ def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progr
             progress.advance(record)
 
         todo = [s for s in seatings if s.game not in known]
-        return [*known.values(), *tables.run(todo, on_game=finished)]
+        return sorted([*known.values(), *tables.run(todo, on_game=finished)], key=lambda r: r.game)
 
     return runner.play_tournament(ids, plan.games, plan.seed, plan.game.seats, plan.config, play)
 
