@@ -6,11 +6,11 @@ with fewer, every entrant sits and the bots fill the empty seats (a bot may take
 derived from the tournament seed and ``g`` alone, so any game can be replayed on its own.
 
 Each worker of :class:`Tables` is a thread, alive for the whole tournament, that owns an
-:class:`Arena` (``grader tournament --jobs J`` uses these for J = 1; for J > 1 each arena runs in
-a worker process of its own, :mod:`grader.tournament.workers`): its own sandbox slots, one live session per slot, a student's session kept
+:class:`Arena`: its own sandbox slots, one live session per slot, a student's session kept
 alive for as long as the slot is not needed for somebody else (least recently seated goes
-first).  The seats of a game may think at the
-same time (they are separate processes), which is where most of the speed comes from.
+first).  ``grader tournament --jobs J`` plays on these for J = 1; for J > 1 each arena runs
+in a worker process of its own (:mod:`grader.tournament.workers`).  The seats of a game may
+think at the same time (they are separate processes), which is where most of the speed comes from.
 Results are deterministic for players whose answers depend only on their arguments, as the
 handout requires; a player keeping state between calls may see games in another order with
 ``--jobs`` > 1.
