@@ -203,7 +203,10 @@ def count_sandbox_cpu() -> None:
     """Add each sandbox's CPU time (its cgroup, or its /proc tree) to SANDBOX_CPU when it closes.
 
     A sandbox's processes are killed, not waited for up the chain, so getrusage's children
-    figure never sees them: without this the grader's CPU would be its parent's alone."""
+    figure never sees them: without this the grader's CPU would be its parent's alone.
+    Sandboxes in worker processes (grader.pool) report their meters to the pool, read
+    here when it closes; the workers themselves are waited for, so rusage counts them."""
+    from grader.pool import WorkerPool
     from grader.run.sandbox import Sandbox
 
     close = Sandbox.close
@@ -214,6 +217,13 @@ def count_sandbox_cpu() -> None:
         close(self)
 
     Sandbox.close = counted  # type: ignore[method-assign]
+    close_pool = WorkerPool.close
+
+    def pool_counted(self: WorkerPool, *, now: bool = False) -> None:
+        close_pool(self, now=now)
+        SANDBOX_CPU[0] += self.sandbox_cpu_s
+
+    WorkerPool.close = pool_counted  # type: ignore[method-assign]
 
 
 def run_grader(subs: Path, work: Path, jobs: int) -> dict[str, int]:
@@ -283,8 +293,11 @@ def child(method: str, subs: Path, work: Path, jobs: int, trace: bool, profile: 
         import grader.reports  # noqa: F401
         import grader.session  # noqa: F401
         import grader.spec.checks  # noqa: F401
+        import grader.pool
         from stage_profile import profile_stages
 
+        # The stages are wrapped in this process: grade in its threads, not in worker processes.
+        grader.pool.available = lambda: False  # type: ignore[assignment]
         stages = profile_stages()
     if method == "grader":
         count_sandbox_cpu()

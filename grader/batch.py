@@ -1,8 +1,10 @@
 """Grade a whole class on this machine: parallel sandbox slots feeding one grading session.
 
 Each finished submission goes through the session (grader.session) to the store, its JSON
-file and the progress bar before the next one is taken, so an interrupted run loses
-nothing; a rerun skips what is current.
+file and the progress bar as it arrives, so an interrupted run loses nothing; a rerun skips
+what is current. Function assignments with more than one job are graded in worker processes
+(grader.pool: the parent's Python work per submission would otherwise share one GIL); one
+job, and program assignments (whose time goes to the programs themselves), use threads here.
 """
 from __future__ import annotations
 
@@ -12,15 +14,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from grader import pool
 from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
 from grader.plan import Plan, make_plan
-from grader.run.sandbox import IsolationProfile, Limits, Sandbox
+from grader.run.sandbox import IsolationProfile, Limits, Sandbox, probe
 from grader.session import Grader, GradingSession, Outcome, Sink, internal_error, open_session
 from grader.spec.model import Spec
 from grader.submissions import Submission
 
-__all__ = ["BatchOptions", "BatchOutcome", "Grader", "ProgramGrader", "grader_factory", "internal_error", "run_batch"]
+__all__ = ["BatchOptions", "BatchOutcome", "Grader", "ProgramGrader", "grade_in_workers", "grader_factory", "internal_error", "run_batch"]
 
 BatchOutcome = Outcome
 
@@ -126,7 +129,19 @@ def run_batch(
         todo = session.pending(submissions)
         for language in {s.lang for s in todo if s.language and not s.problems}:
             language.require()          # a missing toolchain stops here, never as every student's 0
-        if todo:
+        jobs = max(1, min(options.jobs, len(todo)))
+        if jobs > 1 and spec.kind == "functions" and pool.available():
+            grade_in_workers(session, spec, options, todo, jobs)
+        elif todo:
             grade_in_pool(session, grader_factory(spec, limits=options.limits, profile=options.profile, plan=options.plan),
                           todo, options.jobs)
         return session.outcome(submissions)
+
+
+def grade_in_workers(session: GradingSession, spec: Spec, options: BatchOptions, todo: Sequence[Submission], jobs: int) -> None:
+    """Grade ``todo`` in ``jobs`` worker processes (slots 0..jobs-1), each verdict delivered here as it finishes."""
+    plan = options.plan if options.plan is not None and options.plan.spec is spec else make_plan(spec)
+    job = pool.WorkerJob.from_plan(plan, limits=options.limits, profile=options.profile or probe())
+    with pool.WorkerPool(job, range(jobs)) as workers:
+        for result in workers.grade(todo):
+            session.deliver(result)

@@ -95,7 +95,19 @@ def internal_error(spec: Spec, submission: Submission, exc: BaseException) -> Su
     """A grader bug on one submission becomes that submission's error; the batch goes on."""
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     error = SubmissionError("internal-error", f"the grader failed on this submission ({detail}); please report it")
-    return total(spec, submission.id, {}, [], [error], submission_digest=submission.digest, extra={"traceback": traceback.format_exc()})
+    # The exception's own traceback, so a failure reported from elsewhere (a worker process
+    # that died) is described as well as one caught here.
+    staff = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return total(spec, submission.id, {}, [], [error], submission_digest=submission.digest, extra={"traceback": staff})
+
+
+def grade_one(spec: Spec, grader: Grader, submission: Submission) -> SubmissionResult:
+    """Grade one submission wherever the grader runs (this process, a worker process, a
+    cluster); a grader failure becomes the submission's internal error, never the batch's."""
+    try:
+        return grader.grade(submission)
+    except Exception as exc:  # one submission's grader failure must not stop the class
+        return internal_error(spec, submission, exc)
 
 
 class GradingSession:
@@ -139,10 +151,7 @@ class GradingSession:
 
     def grade(self, grader: Grader, submission: Submission) -> SubmissionResult:
         """Grade one submission here and deliver it; a grader failure becomes its internal error."""
-        try:
-            result = grader.grade(submission)
-        except Exception as exc:  # one submission's grader failure must not stop the class
-            result = internal_error(self.spec, submission, exc)
+        result = grade_one(self.spec, grader, submission)
         self.deliver(result)
         return result
 
