@@ -54,7 +54,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, cast
 
 from grader.errors import GraderError
 from grader.judge.verdict import SubmissionResult
@@ -154,11 +154,11 @@ class WorkerPool:
         for slot in self.slots[:len(waiting)]:
             self._dispatch(self._start(slot), waiting)
         while True:
-            busy = {w.conn: w for w in self._workers if w.current is not None}
+            busy = {w.conn.fileno(): w for w in self._workers if w.current is not None}
             if not busy:
                 return
-            for conn in wait(list(busy)):
-                result = self._receive(busy[conn], waiting)
+            for fd in wait(list(busy)):
+                result = self._receive(busy[cast(int, fd)], waiting)
                 if result is not None:
                     yield result
 
