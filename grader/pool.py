@@ -151,8 +151,10 @@ class WorkerPool:
     def grade(self, todo: Sequence[Submission]) -> Iterator[SubmissionResult]:
         """Grade ``todo``; every submission's verdict is yielded once, in the order they finish."""
         waiting = deque(todo)
-        for slot in self.slots[:len(waiting)]:
-            self._dispatch(self._start(slot), waiting)
+        # Every process first, then the job: a job larger than the socket's buffer waits for
+        # its worker's imports, which the other workers are doing meanwhile.
+        for worker in [self._start(slot) for slot in self.slots[:len(waiting)]]:
+            self._dispatch(self._send_job(worker), waiting)
         while True:
             busy = {w.conn.fileno(): w for w in self._workers if w.current is not None}
             if not busy:
@@ -207,7 +209,7 @@ class WorkerPool:
                 raise GraderError(f"grading workers keep dying before they take any work (the last {how})",
                                   hint="run with --jobs 1 to see the error in this process")
         if waiting:
-            self._dispatch(self._start(worker.slot), waiting)
+            self._dispatch(self._send_job(self._start(worker.slot)), waiting)
         if lost is None:
             return None
         return internal_error(self.spec, lost, WorkerDied(f"the worker process grading it {how}"))
@@ -237,6 +239,9 @@ class WorkerPool:
         worker = _Worker(slot, proc, Connection(ours.detach()))
         self.started += 1
         self._workers.append(worker)
+        return worker
+
+    def _send_job(self, worker: _Worker) -> _Worker:
         try:
             worker.conn.send_bytes(self._payload)
         except OSError:

@@ -191,13 +191,10 @@ class SandboxPool(WorkerPlugin):
         return grader
 
     def grade(self, submission: Submission) -> SubmissionResult:
-        from grader.session import internal_error
+        from grader.session import grade_one
 
         grader = self._grader()  # a failure here is the machine's, not the student's: it propagates
-        try:
-            return grader.grade(submission)
-        except Exception as exc:  # one submission's grader failure must not stop the class
-            return internal_error(self.job.spec, submission, exc)
+        return grade_one(self.job.spec, grader, submission)
 
 
 def grade_remote(plugin_name: str, submission: Submission) -> SubmissionResult:
