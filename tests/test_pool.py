@@ -221,3 +221,16 @@ def test_ctrl_c_stops_the_workers_and_their_sandboxes(tmp_path):
     assert 2 <= len(finished) < 16
     for path in finished:
         assert json.loads(path.read_text())["score"] == 25   # whole files, as the store has them
+
+
+def test_workers_that_cannot_start_stop_the_run_with_the_reason(tmp_path):
+    klass = _write_class(tmp_path / "class", {"alice": GOOD, "bob": GOOD})
+    spec = load_spec(MINI)
+    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
+    job = pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+    workers = pool.WorkerPool(job, SLOTS)
+    workers._payload = b"not a pickled job"     # every worker fails before it takes any work
+    with pytest.raises(pool.GraderError, match="keep dying before they take any work .*exited with status 1"):
+        with workers:
+            list(workers.grade(subs))
+    assert workers.started == pool.START_ATTEMPTS + 1   # two first workers, then replacements until the limit
