@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from grader import pool
 from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
 from grader.plan import Plan, make_plan
@@ -125,6 +124,8 @@ def run_batch(
     on_result: Callable[[SubmissionResult, bool], None] = lambda result, skipped: None,
 ) -> Outcome:
     """Grade a class locally: resume, then the pool, every verdict through one session."""
+    from grader import pool   # here, not at the top: ``grader check`` imports this module and never needs it
+
     with open_session(spec, options.out_dir, regrade=options.regrade, sinks=options.sinks, on_result=on_result) as session:
         todo = session.pending(submissions)
         for language in {s.lang for s in todo if s.language and not s.problems}:
@@ -140,6 +141,8 @@ def run_batch(
 
 def grade_in_workers(session: GradingSession, spec: Spec, options: BatchOptions, todo: Sequence[Submission], jobs: int) -> None:
     """Grade ``todo`` in ``jobs`` worker processes (slots 0..jobs-1), each verdict delivered here as it finishes."""
+    from grader import pool
+
     plan = options.plan if options.plan is not None and options.plan.spec is spec else make_plan(spec)
     job = pool.WorkerJob.from_plan(plan, limits=options.limits, profile=options.profile or probe())
     with pool.WorkerPool(job, range(jobs)) as workers:
