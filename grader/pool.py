@@ -76,7 +76,7 @@ KILL_WAIT_S = 3.0       # a worker told to stop (SIGTERM) before it is killed
 
 def available() -> bool:
     """Whether this platform runs the pool (sockets passed as file descriptors: POSIX)."""
-    return os.name == "posix"
+    return os.name == "posix" and bool(sys.executable)
 
 
 class WorkerDied(RuntimeError):
