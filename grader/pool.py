@@ -2,8 +2,8 @@
 
 Why it exists: the parent's own Python work per submission (the static ban scan, the case
 round trips, judging) is tens of milliseconds, and in threads of one process it is
-serialised by the GIL while the sandboxes wait (issue #17: two grading threads on two cores
-ran at about one core's speed). Here each slot's grader -- a
+serialised by the GIL while the sandboxes wait (issue #17: with two threads on two idle
+cores, 171 ms of wall per submission and slot against 128 ms of CPU). Here each slot's grader -- a
 :class:`~grader.pipeline.FunctionGrader` and its :class:`~grader.run.sandbox.Sandbox` --
 lives in a worker process of its own, and the coordinating process keeps only the session
 (store, JSON files, progress, sinks), receiving each finished verdict as it arrives.
@@ -13,13 +13,15 @@ does, without its resource-tracker process or re-running the caller's ``__main__
 by forking the coordinator. By the time a class is graded the coordinator has threads (the
 progress bar's refresh, the sandbox probe, the calibration, an application's own), and a
 fork copies whatever locks they hold into a child that can never release them. A fresh
-interpreter costs ~0.15 s of CPU per worker (the grader's imports), paid in parallel on the
-workers' own cores, once per run (and once per replacement); a ``forkserver`` would save it
-only on replacements, for two more helper processes that outlive the run. The plan is not
-rebuilt: it travels pickled, once per worker (~140 KB, a few ms for hw7's 225 cases; the
-reference never runs again); only the modules the judge may call (the reference, for a
-validator's context, and the spec's validators) are imported again in the worker, by path,
-as the parent imported them.
+interpreter costs ~0.18 s of CPU per worker (mostly importing the grader), paid in parallel by the workers, once per run and once per replacement; a
+``forkserver`` would pay the imports once instead of once per worker, for no wall time on a
+run's critical path, and leave two helper processes (the server and multiprocessing's
+resource tracker) behind every run. The plan is not rebuilt but sent, pickled once for
+every worker: hw7's (225 cases) is 107 KB, 3.5 ms to pickle here and 2.4 ms to unpickle in
+a worker, where rebuilding it would run the reference on every case again (and time it:
+the limits could differ between workers). Only the modules the judge may call are imported
+again in the worker, by path, as the parent imported them: the spec's validators, and the
+reference when a validator (which gets it in its context) is used.
 
 Messages are pickled over a socket pair (multiprocessing's ``Connection`` framing): the
 coordinator sends the :class:`WorkerJob` once, then one :class:`~grader.submissions.Submission`
