@@ -4,7 +4,9 @@ Each class size is graded by `grader grade` (in-process through grader.cli.main,
 default reports, --jobs as given) in a fresh child process of this script, which reports
 its own peak resident set size (ru_maxrss) and its Python heap at the end (tracemalloc is
 not used: it would slow the run). The sandboxes' processes are not counted: they are
-separate processes, bounded per slot by the sandbox's own limits. Flat means the peak at
+separate processes, bounded per slot by the sandbox's own limits. With --jobs > 1 the
+grading itself happens in worker processes (grader.pool); the largest of them is shown
+apart ("largest child": the biggest process this one waited for). Flat means the peak at
 1,000 is close to the peak at 100, not ten times more.
 Run: python benchmarks/bench_memory.py [--sizes 100 1000] [--jobs N]
 """
@@ -36,7 +38,7 @@ def child(subs: Path, out: Path, jobs: int) -> None:
     gc.collect()
     objects = len(gc.get_objects())
     print(json.dumps({"code": code, "elapsed": elapsed, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                      "gc_objects": objects}))
+                      "children_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "gc_objects": objects}))
 
 
 def main() -> None:
@@ -64,9 +66,10 @@ def main() -> None:
             rows.append((n, figures))
     load = os.getloadavg()
     print(f"parent memory grading hw7_iteration classes, {args.jobs} jobs; load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-    print(f"{'submissions':>12} {'peak RSS':>10} {'objects at end':>15} {'wall':>8}")
+    print(f"{'submissions':>12} {'peak RSS':>10} {'objects at end':>15} {'wall':>8} {'largest child':>14}")
     for n, f in rows:
-        print(f"{n:>12} {f['maxrss_kb'] / 1024:>8.1f}MB {f['gc_objects']:>15,} {f['elapsed']:>7.1f}s")
+        print(f"{n:>12} {f['maxrss_kb'] / 1024:>8.1f}MB {f['gc_objects']:>15,} {f['elapsed']:>7.1f}s "
+              f"{f.get('children_maxrss_kb', 0) / 1024:>12.1f}MB")
     if len(rows) >= 2:
         (n0, f0), (n1, f1) = rows[0], rows[-1]
         growth = (f1["maxrss_kb"] - f0["maxrss_kb"]) / 1024
