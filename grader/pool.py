@@ -257,15 +257,16 @@ class WorkerPool:
         self._stopping.append(worker)
 
     def close(self, *, now: bool = False) -> None:
-        """Stop every worker: let them finish closing their sandboxes, or (``now``) SIGTERM them;
-        any still running after the wait is killed."""
+        """Stop every worker: let idle ones close their sandboxes and exit, SIGTERM the others
+        (all of them when ``now``); any still running after the wait is killed."""
         workers, self._workers = self._workers, []
         workers += self._stopping
         self._stopping = []
         for worker in workers:
             if not worker.conn.closed:
                 worker.conn.close()
-            if now and worker.proc.poll() is None:
+            # Work in hand at the end (the caller stopped reading, or failed) would be thrown away.
+            if (now or worker.current is not None) and worker.proc.poll() is None:
                 try:
                     worker.proc.terminate()
                 except OSError:
@@ -322,7 +323,7 @@ def serve(fd: int, slot: int, coordinator: int) -> None:
             while (submission := conn.recv()) is not None:
                 conn.send(("grading", submission.id))
                 result = grade_one(job.spec, grader, submission)
-                cpu = sandbox.meter.cpu_seconds() if sandbox.meter is not None else None
+                cpu = _cpu_of(sandbox)
                 try:
                     conn.send(("result", (result, cpu)))
                 except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a value that cannot travel
@@ -331,6 +332,14 @@ def serve(fd: int, slot: int, coordinator: int) -> None:
             sandbox.close()
     except (EOFError, ConnectionError):
         pass    # the coordinator closed the pipe (the run is over) or is gone
+
+
+def _cpu_of(sandbox: Any) -> float | None:
+    """The sandbox's CPU seconds so far, as its meter counts them (None without a meter)."""
+    try:
+        return sandbox.meter.cpu_seconds() if sandbox.meter is not None else None
+    except OSError:
+        return None
 
 
 def _ignore(signum: int, frame: Any) -> None:

@@ -234,3 +234,18 @@ def test_workers_that_cannot_start_stop_the_run_with_the_reason(tmp_path):
         with workers:
             list(workers.grade(subs))
     assert workers.started == pool.START_ATTEMPTS + 1   # two first workers, then replacements until the limit
+
+
+def test_leaving_the_pool_early_stops_the_workers_at_once(tmp_path):
+    klass = _write_class(tmp_path / "class", {"a_slow": "import time\ntime.sleep(60)\n" + GOOD, "b": GOOD, "c": GOOD})
+    spec = load_spec(MINI)
+    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
+    job = pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+    seen: set[int] = set()
+    with pool.WorkerPool(job, SLOTS) as workers:
+        first = next(workers.grade(subs))    # then the caller stops reading: a_slow's worker is still at work
+        seen |= _descendants(os.getpid())
+        started = time.monotonic()
+    assert time.monotonic() - started < pool.KILL_WAIT_S, "work in hand is stopped, not waited for"
+    assert first.submission in ("b", "c") and seen
+    assert not _alive(seen)
