@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, cast
 from grader.errors import GraderError
 from grader.judge.verdict import SubmissionResult
 from grader.plan import Plan, PlannedCase
+from grader.run import _bwrap
 from grader.run.model import IsolationProfile, Limits
 from grader.session import grade_one, internal_error
 from grader.spec.model import Spec
@@ -278,6 +279,8 @@ class WorkerPool:
             except subprocess.TimeoutExpired:
                 worker.proc.kill()
                 worker.proc.wait()
+            if worker.proc.returncode < 0:
+                _bwrap.remove_stage_of(worker.proc.pid)
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -295,6 +298,7 @@ def _reap(worker: _Worker) -> str:
         worker.proc.kill()
         code = worker.proc.wait()
     if code < 0:
+        _bwrap.remove_stage_of(worker.proc.pid)     # a killed worker's atexit never removed it
         try:
             return f"was killed by {signal.Signals(-code).name}"
         except ValueError:

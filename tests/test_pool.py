@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +21,7 @@ from grader import pool
 from grader.batch import BatchOptions, run_batch
 from grader.intake.gather import gather
 from grader.plan import make_plan
+from grader.run import _bwrap
 from grader.run.sandbox import Limits, probe
 from grader.session import open_session
 from grader.spec.loader import load_spec
@@ -154,6 +157,9 @@ def test_a_killed_worker_costs_only_its_submission_and_is_replaced(tmp_path):
                 grading = workers.grading()
                 if killed is None and "a_slow" in grading:
                     killed = grading["a_slow"]
+                    # Where the host's interpreter is not reachable by others, the worker stages it
+                    # in a folder its atexit removes; a SIGKILL skips that: stand in for its folder.
+                    staged = tempfile.mkdtemp(prefix=f"grader-stage-{killed}-")
                     os.kill(killed, signal.SIGKILL)
             replacements = workers.started - len(SLOTS)
         outcome = session.outcome(subs)
@@ -169,6 +175,7 @@ def test_a_killed_worker_costs_only_its_submission_and_is_replaced(tmp_path):
     for sub in files:   # every verdict, the dead worker's included, reached the files and the store
         assert json.loads((tmp_path / "out" / f"{sub}.json").read_text())["submission"] == sub
     assert not _alive((seen | {killed}) - before)
+    assert not os.path.exists(staged), "the killed worker's stage folder is removed when it is reaped"
 
 
 def test_a_result_that_cannot_travel_is_that_submissions_internal_error(tmp_path, monkeypatch):
@@ -258,3 +265,12 @@ def test_leaving_the_pool_early_stops_the_workers_at_once(tmp_path):
     assert time.monotonic() - started < pool.KILL_WAIT_S, "work in hand is stopped, not waited for"
     assert first.submission in ("b", "c") and seen - before
     assert not _alive(seen - before)
+
+
+def test_removing_a_stage_folder_takes_only_that_process_s():
+    mine, other = (tempfile.mkdtemp(prefix=_bwrap._stage_prefix(pid)) for pid in (999_999_991, 999_999_9911))
+    try:
+        _bwrap.remove_stage_of(999_999_991)
+        assert not os.path.exists(mine) and os.path.isdir(other), "a pid that merely starts the same is not taken"
+    finally:
+        shutil.rmtree(other, ignore_errors=True)

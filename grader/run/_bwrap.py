@@ -64,7 +64,7 @@ def _stage(src: str) -> str:
     global _stage_root
     with _stage_lock:
         if _stage_root is None:
-            _stage_root = tempfile.mkdtemp(prefix="grader-stage-")
+            _stage_root = tempfile.mkdtemp(prefix=_stage_prefix(os.getpid()))
             os.chmod(_stage_root, 0o711)
             atexit.register(_cleanup_stage)
         if src not in _stage_map:
@@ -82,6 +82,18 @@ def _stage(src: str) -> str:
 def _cleanup_stage() -> None:
     if _stage_root:
         shutil.rmtree(_stage_root, ignore_errors=True)
+
+
+def _stage_prefix(pid: int) -> str:
+    """The stage folder names the process that made it, so that whoever reaps a killed
+    process (its atexit never ran) can remove what it left: see :func:`remove_stage_of`."""
+    return f"grader-stage-{pid}-"
+
+
+def remove_stage_of(pid: int) -> None:
+    """Remove the stage folder of a process that has ended (call only after reaping it)."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), glob.escape(_stage_prefix(pid)) + "*")):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def python_dirs() -> list[str]:
