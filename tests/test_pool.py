@@ -159,7 +159,7 @@ def test_a_killed_worker_costs_only_its_submission_and_is_replaced(tmp_path):
                     killed = grading["a_slow"]
                     # Where the host's interpreter is not reachable by others, the worker stages it
                     # in a folder its atexit removes; a SIGKILL skips that: stand in for its folder.
-                    staged = tempfile.mkdtemp(prefix=f"grader-stage-{killed}-")
+                    staged = tempfile.mkdtemp(prefix=_bwrap._stage_prefix(killed))
                     os.kill(killed, signal.SIGKILL)
             replacements = workers.started - len(SLOTS)
         outcome = session.outcome(subs)
