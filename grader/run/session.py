@@ -7,11 +7,13 @@ anything else is a protocol violation, never an exception in the grader.
 from __future__ import annotations
 
 import base64
+import math
 import os
 import secrets
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -28,6 +30,9 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------ channel helpers
+_CHUNK = 1 << 16    # one recv's buffer: a megabyte is allocated (and paged in) per call, 64 KiB is not
+
+
 def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> tuple[bytes | None, str]:
     """Read until one newline.  Returns (line, reason); reason is '' on success,
     else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
@@ -44,7 +49,7 @@ def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> t
         if not r:
             return None, "timeout"
         try:
-            chunk = sock.recv(1 << 20)
+            chunk = sock.recv(_CHUNK)
         except (ConnectionResetError, OSError):
             chunk = b""
         if not chunk:
@@ -52,14 +57,74 @@ def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> t
         buf += chunk
 
 
-def _pending(sock: socket.socket, buf: bytearray) -> bool:
-    if buf:
-        return True
-    try:
-        r, _, _ = select.select([sock], [], [], 0)
-    except (OSError, ValueError):
-        return False
-    return bool(r)
+class _Channel:
+    """A session's socket to its child, read with as few system calls as a reply allows: a
+    wait is one blocking ``recv`` whose timeout (``SO_RCVTIMEO``) is set only when it changes
+    (a function's calls wait the same time), not a ``select`` before each ``recv``; whether
+    the child wrote more is one ``poll`` on a poller kept for the socket."""
+
+    def __init__(self, fd: int, buf: bytearray) -> None:
+        self.sock = socket.socket(fileno=fd)
+        self.sock.setblocking(True)         # a blocking recv, so the kernel's timeout is the only one
+        self.buf = buf                      # the session's: it counts what is left over
+        self._timeout = math.inf            # SO_RCVTIMEO now: none
+        self._poller = select.poll()
+        self._poller.register(fd, select.POLLIN)
+
+    def read(self, deadline: float | None) -> tuple[bytes | None, str]:
+        """One line: (line, '') or (None, 'eof' | 'timeout' | 'oversized'); extra bytes stay buffered."""
+        buf = self.buf
+        while True:
+            i = buf.find(b"\n")
+            if i >= 0:
+                line = bytes(buf[:i + 1])
+                del buf[:i + 1]
+                return line, ""
+            if len(buf) > codec.MAX_LINE_BYTES:
+                return None, "oversized"
+            if deadline is None:
+                self._wait(math.inf)
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None, "timeout"
+                self._wait(left)
+            try:
+                chunk = self.sock.recv(_CHUNK)
+            except BlockingIOError:         # the timeout ran out: the deadline decides
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None, "eof"
+            buf += chunk
+
+    def _wait(self, left: float) -> None:
+        """Make a recv wait ``left`` seconds, or up to 2 ms more (the setting a function's
+        calls share), rounded up to the millisecond (a timeout of 0 would mean forever)."""
+        if left <= self._timeout <= left + 0.002:
+            return
+        if left == math.inf:
+            sec, usec = 0, 0
+        else:
+            ms = math.ceil(left * 1000)
+            sec, usec = divmod(ms, 1000)
+            usec *= 1000
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("@ll", sec, usec))
+        self._timeout = math.inf if left == math.inf else (sec + usec / 1e6)
+
+    def pending(self) -> bool:
+        """Has the child written anything not read yet (or closed its end)?"""
+        return bool(self.buf) or bool(self._poller.poll(0))
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
 
 
 # Built with getattr: Windows lacks SIGKILL and SIGBUS, and this module must import there.
@@ -118,7 +183,7 @@ class Session:
         self.load_time_limit = float(load_time_limit)
         self._files = _check_files(files, main)
         self._code = code                   # the main file compiled by the sandbox, marshalled (or None)
-        self._chan: socket.socket | None = None
+        self._chan: _Channel | None = None
         self._buf = bytearray()
         self._restart = False
         self._cpu_used = 0.0
@@ -149,10 +214,7 @@ class Session:
     def _drop_chan(self) -> None:
         self._cpu_mark = None
         if self._chan is not None:
-            try:
-                self._chan.close()
-            except OSError:
-                pass
+            self._chan.close()
         self._chan = None
         self._buf = bytearray()
 
@@ -173,7 +235,8 @@ class Session:
         nonce = secrets.token_hex(16)
         settle = self.sandbox._other_code(self._files)
         reply, fd = self.sandbox._request({"op": "spawn", "settle": settle}, want_fd=True)
-        self._chan = socket.socket(fileno=fd)
+        assert fd is not None  # asked for with want_fd: a reply without one raised
+        self._chan = _Channel(fd, self._buf)
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
                              "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
                              **({"code": self._code} if self._code else {})})
@@ -242,18 +305,18 @@ class Session:
                                                     f"{again.message}")
         return None
 
-    def _live_chan(self) -> socket.socket:
+    def _live_chan(self) -> _Channel:
         """The channel to the child; callers have just made sure there is one (``_ensure_child``)."""
         assert self._chan is not None, "no live child"
         return self._chan
 
     def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
         """One line from the child: (line, '') or (None, 'eof' | 'timeout' | 'oversized')."""
-        return _read_line(self._live_chan(), self._buf, deadline)
+        return self._live_chan().read(deadline)
 
     def _reply_pending(self) -> bool:
         """Has the child written anything not read yet (or closed its end)?"""
-        return _pending(self._live_chan(), self._buf)
+        return self._live_chan().pending()
 
     def _send(self, req: dict[str, Any]) -> CallResult | None:
         return self._send_line(codec.dumps_line(req))
