@@ -74,9 +74,9 @@ def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: t
             raise CodecError(f"a reply with an unknown field {str(key)[:40]!r}")
         if not test(value):
             raise CodecError(f"a reply whose field {key!r} has the wrong type or size")
-    missing = [k for k in required if k not in message]
-    if missing:
-        raise CodecError(f"a reply without the field {missing[0]!r}")
+    for key in required:
+        if key not in message:
+            raise CodecError(f"a reply without the field {key!r}")
     return message
 
 

@@ -70,28 +70,24 @@ class CgroupSlot:
     def procs_files(self) -> list[str]:
         return [os.path.join(d, "cgroup.procs") for d in self.dirs.values()]
 
-    _fd: int = -1                                        # the usage file, kept open: read twice per call
+    _fd: int = -1                                        # the usage file, kept open: read once per call
 
     def cpu_seconds(self) -> float:
-        text = self._read_usage()
-        if text is None:
+        """One pread on a descriptor opened once (a cgroup file is regenerated on every read
+        from offset 0), not an open/read/close per call; v1's count, one number, into a
+        buffer of 64 bytes, not 4 KiB."""
+        try:
+            if self._fd < 0:
+                self._fd = os.open(self._usage, os.O_RDONLY | os.O_CLOEXEC)
+            if self.kind == "cgroup-v1":
+                return int(os.pread(self._fd, 64, 0)) / 1e9     # cpuacct.usage: nanoseconds
+            text = os.pread(self._fd, 4096, 0)
+        except OSError:
             return 0.0
-        if self._usage.endswith("cpuacct.usage"):
-            return int(text) / 1e9
         at = text.find(b"usage_usec ")
         if at < 0:
             return 0.0
         return int(text[at + 11:text.find(b"\n", at)]) / 1e6
-
-    def _read_usage(self) -> bytes | None:
-        """The usage file's current text: one pread on a descriptor opened once (a cgroup file
-        is regenerated on every read from offset 0), not an open/read/close per call."""
-        try:
-            if self._fd < 0:
-                self._fd = os.open(self._usage, os.O_RDONLY | os.O_CLOEXEC)
-            return os.pread(self._fd, 4096, 0)
-        except OSError:
-            return None
 
     def memory_peak_mb(self) -> float | None:
         for name in ("memory.max_usage_in_bytes", "memory.peak"):

@@ -24,6 +24,8 @@ from .child import codec
 from .model import CallResult, Limits, LoadResult, SandboxError
 
 Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
+_STATUSES = frozenset(("ok", "error", "timeout", "crashed", "protocol"))
+_PLAIN_REPLY = frozenset(("n", "status", "cpu", "wall", "value"))   # a reply with nothing but a value
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
@@ -190,6 +192,7 @@ class Session:
         self._cpu_mark: float | None = None     # the slot's CPU count when the last reply arrived
         self._nonce_base = secrets.token_hex(8)
         self._sequence = 0
+        self._heads: dict[tuple[str, float, bool], bytes] = {}   # see _call_head
         self._closed = False
         self.restarts = 0
         self.load = self._spawn(first=True)
@@ -427,14 +430,18 @@ class Session:
         verdict and the child's own figure is ignored.
         """
         status = m.get("status")
-        if status not in ("ok", "error", "timeout", "crashed", "protocol"):
+        if status not in _STATUSES:
             raise codec.CodecError(f"unknown status {status!r}")
-        value = codec.decode(m.get("value")) if status == "ok" else None
-        hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         raw_cpu: Any = m.get("cpu")
         cpu = measured if measured is not None else (float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0)
         raw_wall: Any = m.get("wall")
         cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
+        if status == "ok" and cpu <= time_limit and m.keys() <= _PLAIN_REPLY:  # the usual reply: a value only
+            value = codec.decode(m.get("value"))
+            self._cpu_used += cpu
+            return CallResult("ok", value, cpu, cw)
+        value = codec.decode(m.get("value")) if status == "ok" else None
+        hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         self._cpu_used += cpu
         if m.get("restart") is True:
             self._restart = True
@@ -451,7 +458,8 @@ class Session:
                           watch_hits=hits, tampered=m.get("tampered") is True)
 
     def call(self, function: str, args: Sequence[Any] | codec.Encoded, *, time_limit: float, watch: bool = False) -> CallResult:
-        return self.start_call(function, args, time_limit=time_limit, watch=watch)()
+        sent = self._send_call(function, args, float(time_limit), watch)
+        return sent if isinstance(sent, CallResult) else self._finish_call(*sent)
 
     def start_call(self, function: str, args: Sequence[Any] | codec.Encoded, *, time_limit: float,
                    watch: bool = False) -> Callable[[], CallResult]:
@@ -461,42 +469,60 @@ class Session:
         thinking while the parent waits on the first reply: a tournament's seats. The
         verdict is the one :meth:`call` gives; the wall-clock backstop counts from the wait.
         """
+        sent = self._send_call(function, args, float(time_limit), watch)
+        if isinstance(sent, CallResult):
+            return _ready(sent)
+        return lambda: self._finish_call(*sent)
+
+    def _send_call(self, function: str, args: Sequence[Any] | codec.Encoded, time_limit: float,
+                   watch: bool) -> CallResult | tuple[str, float, float | None]:
+        """Send one call: what its reply is awaited with (nonce, limit, the CPU count it
+        started from), or the CallResult of a call that cannot be made."""
         if self._closed:
             raise SandboxError("the session is closed")
         if not self.load.ok:
-            return _ready(self._not_loaded())
+            return self._not_loaded()
         # The grader's own values (encoded once per plan when it passes codec.Encoded): errors are bugs, raise.
         args_json = args.json if isinstance(args, codec.Encoded) else codec.Encoded(args).json
         failed = self._ensure_child()
         if failed:
-            return _ready(failed)
-        time_limit = float(time_limit)
-        backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
-        hard = 10 * time_limit + 5.0               # code slowed by a busy machine may run this long
+            return failed
         nonce = self._nonce()
-        head = codec.dumps_line({"op": "call", "f": function, "t": time_limit, "wl": hard,
-                                 "w": list(self.watch) if watch else None, "n": nonce})
-        line = head[:-2] + b',"a":' + args_json + b"}\n"   # the arguments spliced in, not encoded again
+        line = self._call_head(function, time_limit, watch) + nonce.encode() + b'","a":' + args_json + b"}\n"
         if len(line) > codec.MAX_LINE_BYTES:
             raise codec.CodecError(f"a message of {len(line)} bytes, more than the limit of {codec.MAX_LINE_BYTES}")
         cpu0 = self._cpu_start()
         failure = self._send_line(line)
         if failure:
-            return _ready(failure)
+            return failure
+        return nonce, time_limit, cpu0
 
-        def finish() -> CallResult:
-            m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
-            if failure:
-                return failure
-            assert m is not None  # _receive gives a message or a failure
-            cpu1 = self._cpu_mark = self._cpu_now()
-            measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
-            try:
-                return self._result(m, wall, time_limit, measured)
-            except codec.CodecError as e:
-                return self._protocol_failure(e, wall)
+    def _call_head(self, function: str, time_limit: float, watch: bool) -> bytes:
+        """A call request up to its nonce, built once per function and limit (only the
+        nonce and the arguments differ between its cases): ``{...,"n":"``."""
+        key = (function, time_limit, watch)
+        head = self._heads.get(key)
+        if head is None:
+            hard = 10 * time_limit + 5.0           # code slowed by a busy machine may run this long
+            head = self._heads[key] = codec.dumps_line(
+                {"op": "call", "f": function, "t": time_limit, "wl": hard,
+                 "w": list(self.watch) if watch else None, "n": ""})[:-3]
+        return head
 
-        return finish
+    def _finish_call(self, nonce: str, time_limit: float, cpu0: float | None) -> CallResult:
+        """Wait for a sent call's reply and make its verdict."""
+        backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
+        hard = 10 * time_limit + 5.0
+        m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
+        if failure:
+            return failure
+        assert m is not None  # _receive gives a message or a failure
+        cpu1 = self._cpu_mark = self._cpu_now()
+        measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+        try:
+            return self._result(m, wall, time_limit, measured)
+        except codec.CodecError as e:
+            return self._protocol_failure(e, wall)
 
     #: call_many takes ``batch=True``: several (public) cases in one request.
     batches = True
