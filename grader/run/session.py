@@ -84,13 +84,11 @@ class _Channel:
                 return line, ""
             if len(buf) > codec.MAX_LINE_BYTES:
                 return None, "oversized"
-            if deadline is None:
-                self._wait(math.inf)
-            else:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None, "timeout"
-                self._wait(left)
+            left = math.inf if deadline is None else deadline - time.monotonic()
+            if left <= 0:
+                return None, "timeout"
+            if not left <= self._timeout <= left + 0.002:   # else the setting a function's calls share
+                self._set_timeout(left)
             try:
                 chunk = self.sock.recv(_CHUNK)
             except BlockingIOError:         # the timeout ran out: the deadline decides
@@ -99,21 +97,19 @@ class _Channel:
                 chunk = b""
             if not chunk:
                 return None, "eof"
+            if not buf and chunk.find(b"\n") == len(chunk) - 1:
+                return chunk, ""            # the usual reply: one whole line, nothing buffered
             buf += chunk
 
-    def _wait(self, left: float) -> None:
-        """Make a recv wait ``left`` seconds, or up to 2 ms more (the setting a function's
-        calls share), rounded up to the millisecond (a timeout of 0 would mean forever)."""
-        if left <= self._timeout <= left + 0.002:
-            return
+    def _set_timeout(self, left: float) -> None:
+        """A recv waits ``left`` seconds, rounded up to the millisecond (0 would mean forever)."""
         if left == math.inf:
             sec, usec = 0, 0
         else:
-            ms = math.ceil(left * 1000)
-            sec, usec = divmod(ms, 1000)
-            usec *= 1000
+            sec, ms = divmod(math.ceil(left * 1000), 1000)
+            usec = ms * 1000
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.pack("@ll", sec, usec))
-        self._timeout = math.inf if left == math.inf else (sec + usec / 1e6)
+        self._timeout = math.inf if left == math.inf else sec + usec / 1e6
 
     def pending(self) -> bool:
         """Has the child written anything not read yet (or closed its end)?"""
@@ -358,25 +354,28 @@ class Session:
         """
         t0 = time.monotonic()
         deadline = t0 + backstop
+        if cpu0 is None:
+            return self._read_reply(deadline)
         over = time_limit * 1.05 + 0.1      # the child's alarm had its chance to answer
+        line, why = self._read_reply(min(deadline, t0 + over))
         last = cpu0
-        wake = deadline if cpu0 is None else min(deadline, t0 + over)
-        while True:
-            line, why = self._read_reply(wake)
-            now_cpu = self._cpu_now() if why == "timeout" and cpu0 is not None else None
-            if now_cpu is None or cpu0 is None or last is None:
-                return line, why
+        while why == "timeout":
+            now_cpu = self._cpu_now()
+            if now_cpu is None:
+                break
             if now_cpu - cpu0 > over:
                 return None, "cpu"
             now = time.monotonic()
             if now < deadline:   # CPU time grows no faster than wall time in a slot of one core
-                wake = min(deadline, now + max(0.1, over - (now_cpu - cpu0)))
+                line, why = self._read_reply(min(deadline, now + max(0.1, over - (now_cpu - cpu0))))
                 continue
             progressing = now_cpu - last > 0.002
             if not (progressing and now_cpu - cpu0 < time_limit and now - t0 < hard):
-                return line, why
+                break
             last = now_cpu
-            wake = deadline = now + 0.5
+            deadline = now + 0.5
+            line, why = self._read_reply(deadline)
+        return line, why
 
     def _receive(self, nonce: str, backstop: float, time_limit: float, cpu0: float | None = None,
                  hard: float = 0.0, last: bool = True) -> tuple[dict[str, Any] | None, CallResult | None, float]:
