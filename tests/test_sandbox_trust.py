@@ -37,6 +37,22 @@ def test_a_reply_of_the_wrong_shape_is_a_protocol_violation_even_with_the_right_
         assert r.watch_hits == () and r.value is None
 
 
+@pytest.mark.parametrize("row", [(False,), (True, False, True), (True, False)])
+def test_a_right_reply_with_another_line_after_it_is_a_protocol_violation(sb, row):
+    """Exactly one line per request, for a call alone and for one in a row of calls, in the
+    middle or last (a row looks for a second line when the next call looks for a clean channel)."""
+    with session(sb, "poison.py") as s:
+        if len(row) == 1:
+            results = [s.call("twice", [False], time_limit=2)]
+        else:
+            results = s.call_many("twice", [([honest], 2) for honest in row])
+        for honest, r in zip(row, results, strict=True):
+            if honest:
+                assert r.status == "ok" and r.value == "honest", r
+            else:
+                assert r.status == "protocol" and "result lines for one call" in r.detail and r.value is None, r
+
+
 # ----------------------------------------------------------------- class 5: nothing outlives a session
 @pytest.mark.parametrize("kind", ["shm", "key", "abstract", "scratch"])
 def test_nothing_a_session_leaves_is_found_by_the_next(sb, kind):

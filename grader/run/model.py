@@ -4,7 +4,7 @@ Plain data only, shared by the sandbox (slots), the sessions and whole-program r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 
@@ -61,6 +61,18 @@ class CallResult:
     detail: str = ""
     watch_hits: tuple[dict[str, Any], ...] = ()
     tampered: bool = False
+
+    @classmethod
+    def ok(cls, value: Any, time_s: float, wall_s: float) -> CallResult:
+        """The usual result (a value and its times, every other field at its default), made
+        without the frozen dataclass's ``__init__``, whose nine ``object.__setattr__`` calls
+        are most of its cost (1.5 us of every case)."""
+        result = object.__new__(cls)
+        result.__dict__.update(_OK, value=value, time_s=time_s, wall_s=wall_s)
+        return result
+
+
+_OK = {f.name: f.default for f in fields(CallResult)} | {"status": "ok"}
 
 
 # ------------------------------------------------------------------ probe

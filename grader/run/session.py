@@ -186,6 +186,7 @@ class Session:
         self._restart = False
         self._cpu_used = 0.0
         self._cpu_mark: float | None = None     # the slot's CPU count when the last reply arrived
+        self._unchecked = False     # the last reply is not yet known to be alone (see _check_row)
         self._nonce_base = secrets.token_hex(8)
         self._sequence = 0
         self._heads: dict[tuple[str, float, bool], bytes] = {}   # see _call_head
@@ -212,6 +213,7 @@ class Session:
 
     def _drop_chan(self) -> None:
         self._cpu_mark = None
+        self._unchecked = False
         if self._chan is not None:
             self._chan.close()
         self._chan = None
@@ -292,9 +294,10 @@ class Session:
                                      "lineno": self.load.lineno, "line": self.load.line,
                                      "traceback": ""})
 
-    def _ensure_child(self) -> CallResult | None:
-        """A live child with a clean channel, restarting it if needed; a CallResult when impossible."""
-        if self._restart or self._chan is None or self._reply_pending():
+    def _ensure_child(self, clean: bool = False) -> CallResult | None:
+        """A live child with a clean channel, restarting it if needed; a CallResult when impossible.
+        ``clean``: the channel was just found to hold nothing (see ``_check_row``)."""
+        if self._restart or self._chan is None or (not clean and self._reply_pending()):
             self.restarts += 1
             self._kill_child()
             again = self._spawn(first=False)
@@ -407,11 +410,15 @@ class Session:
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
             if last and self._reply_pending():
-                extra = self._buf.count(b"\n") + 1
-                raise codec.CodecError(f"wrote {1 + extra} result lines for one call")
+                raise self._more_lines()
         except codec.CodecError as e:
             return None, self._protocol_failure(e, wall), wall
         return m, None, wall
+
+    def _more_lines(self) -> codec.CodecError:
+        """What a reply followed by more lines is (the channel is known to hold more)."""
+        lines = 2 + self._buf.count(b"\n")
+        return codec.CodecError(f"wrote {lines} result lines for one call")
 
     def _protocol_failure(self, error: Exception, wall: float) -> CallResult:
         self._kill_child()
@@ -438,7 +445,7 @@ class Session:
         if status == "ok" and cpu <= time_limit and m.keys() <= _PLAIN_REPLY:  # the usual reply: a value only
             value = codec.decode(m.get("value"))
             self._cpu_used += cpu
-            return CallResult("ok", value, cpu, cw)
+            return CallResult.ok(value, cpu, cw)
         value = codec.decode(m.get("value")) if status == "ok" else None
         hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         self._cpu_used += cpu
@@ -474,16 +481,17 @@ class Session:
         return lambda: self._finish_call(*sent)
 
     def _send_call(self, function: str, args: Sequence[Any] | codec.Encoded, time_limit: float,
-                   watch: bool) -> CallResult | tuple[str, float, float | None]:
+                   watch: bool, clean: bool = False) -> CallResult | tuple[str, float, float | None]:
         """Send one call: what its reply is awaited with (nonce, limit, the CPU count it
-        started from), or the CallResult of a call that cannot be made."""
+        started from), or the CallResult of a call that cannot be made.  ``clean``: as for
+        ``_ensure_child``."""
         if self._closed:
             raise SandboxError("the session is closed")
         if not self.load.ok:
             return self._not_loaded()
         # The grader's own values (encoded once per plan when it passes codec.Encoded): errors are bugs, raise.
         args_json = args.json if isinstance(args, codec.Encoded) else codec.Encoded(args).json
-        failed = self._ensure_child()
+        failed = self._ensure_child(clean)
         if failed:
             return failed
         nonce = self._nonce()
@@ -508,14 +516,16 @@ class Session:
                  "w": list(self.watch) if watch else None, "n": ""})[:-3]
         return head
 
-    def _finish_call(self, nonce: str, time_limit: float, cpu0: float | None) -> CallResult:
-        """Wait for a sent call's reply and make its verdict."""
+    def _finish_call(self, nonce: str, time_limit: float, cpu0: float | None, deferred: bool = False) -> CallResult:
+        """Wait for a sent call's reply and make its verdict.  ``deferred``: whether the reply
+        came alone is looked at by the caller (``_check_row``), not here."""
         backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
         hard = 10 * time_limit + 5.0
-        m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0)
+        m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0, last=not deferred)
         if failure:
             return failure
         assert m is not None  # _receive gives a message or a failure
+        self._unchecked = deferred
         cpu1 = self._cpu_mark = self._cpu_now()
         measured = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
         try:
@@ -535,6 +545,7 @@ class Session:
         receives a case only when the one before it has answered: it never holds the
         inputs of a case it has not yet been asked to run.  ``stop`` is asked after every
         result: when it says so, the remaining calls are not made (the list is shorter).
+        A result ``stop`` saw may still become a protocol failure (see ``_check_row``).
         """
         watched = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         results: list[CallResult] = []
@@ -544,10 +555,25 @@ class Session:
                 return results
             calls, watched = calls[len(results):], watched[len(results):]
         for (a, t), w in zip(calls, watched):
-            results.append(self.call(function, a, time_limit=t, watch=w))
+            sent = self._send_call(function, a, float(t), w, self._check_row(results))
+            results.append(sent if isinstance(sent, CallResult) else self._finish_call(*sent, deferred=True))
             if stop is not None and len(results) < len(calls) and stop(results):
                 break
+        self._check_row(results)
         return results
+
+    def _check_row(self, results: list[CallResult]) -> bool:
+        """In a row of calls, whether the previous reply came alone is looked at when the next
+        call looks for a clean channel anyway: one poll per call, not two, and a line written
+        in between is that reply's too.  A line there makes that result a protocol failure
+        (as :meth:`call` makes it).  True when the channel was found clean."""
+        if not self._unchecked:
+            return False
+        self._unchecked = False
+        if not self._reply_pending():
+            return True
+        results[-1] = self._protocol_failure(self._more_lines(), results[-1].wall_s)
+        return False
 
     def _call_batch(self, function: str, calls: Sequence[tuple[Sequence[Any] | codec.Encoded, float]], watch: bool,
                     stop: Callable[[Sequence[CallResult]], bool] | None) -> list[CallResult]:

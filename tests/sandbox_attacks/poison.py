@@ -34,3 +34,13 @@ def poison(kind):
         line.update(i=0, last=True)
     sock.sendall((json.dumps(line) + "\n").encode())
     os._exit(0)
+
+
+def twice(honest):
+    """Two well-formed replies of the right nonce in one write, the harness's own after them."""
+    if honest:
+        return "honest"
+    sock, req = _harness()
+    line = json.dumps({"n": req["n"], "status": "ok", "value": 42, "cpu": 0.0, "wall": 0.0}) + "\n"
+    sock.sendall((line + line).encode())
+    return 1
