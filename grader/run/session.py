@@ -63,7 +63,9 @@ class _Channel:
     """A session's socket to its child, read with as few system calls as a reply allows: a
     wait is one blocking ``recv`` whose timeout (``SO_RCVTIMEO``) is set only when it changes
     (a function's calls wait the same time), not a ``select`` before each ``recv``; whether
-    the child wrote more is one ``poll`` on a poller kept for the socket."""
+    the child wrote more is one ``poll`` on a poller kept for the socket.  A signal whose
+    handler returns (the worker's SIGINT) makes Python retry the recv with the whole timeout:
+    that one wait can end up to one timeout late."""
 
     def __init__(self, fd: int, buf: bytearray) -> None:
         self.sock = socket.socket(fileno=fd)
