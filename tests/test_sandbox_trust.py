@@ -4,10 +4,12 @@ Attack modules live in tests/sandbox_attacks/ like those of test_sandbox.py.
 """
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
 
+from grader.run.model import CallResult
 from grader.run.sandbox import Limits, Sandbox, probe
 
 ATTACKS = Path(__file__).parent / "sandbox_attacks"
@@ -51,6 +53,13 @@ def test_a_right_reply_with_another_line_after_it_is_a_protocol_violation(sb, ro
                 assert r.status == "ok" and r.value == "honest", r
             else:
                 assert r.status == "protocol" and "result lines for one call" in r.detail and r.value is None, r
+
+
+def test_the_usual_result_made_without_init_is_the_same_frozen_result():
+    made = CallResult.ok([1, "a"], 0.25, 0.5)
+    assert made == CallResult("ok", [1, "a"], 0.25, 0.5) and vars(made) == vars(CallResult("ok", [1, "a"], 0.25, 0.5))
+    with pytest.raises(FrozenInstanceError):
+        made.status = "error"  # type: ignore[misc]
 
 
 # ----------------------------------------------------------------- class 5: nothing outlives a session

@@ -4,7 +4,7 @@ Plain data only, shared by the sandbox (slots), the sessions and whole-program r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal
 
 
@@ -72,7 +72,7 @@ class CallResult:
         return result
 
 
-_OK = {f.name: f.default for f in fields(CallResult)} | {"status": "ok"}
+_OK = dict(vars(CallResult("ok")))     # every field as __init__ leaves it; CallResult.ok sets three
 
 
 # ------------------------------------------------------------------ probe
