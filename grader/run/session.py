@@ -316,18 +316,24 @@ class Session:
 
     def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
         """One line from the child: (line, '') or (None, 'eof' | 'timeout' | 'oversized')."""
-        return self._live_chan().read(deadline)
+        chan = self._chan                   # not _live_chan(): a call less on every case's path
+        assert chan is not None, "no live child"
+        return chan.read(deadline)
 
     def _reply_pending(self) -> bool:
         """Has the child written anything not read yet (or closed its end)?"""
-        return self._live_chan().pending()
+        chan = self._chan
+        assert chan is not None, "no live child"
+        return chan.pending()
 
     def _send(self, req: dict[str, Any]) -> CallResult | None:
         return self._send_line(codec.dumps_line(req))
 
     def _send_line(self, line: bytes) -> CallResult | None:
+        chan = self._chan
+        assert chan is not None, "no live child"
         try:
-            self._live_chan().sendall(line)
+            chan.sendall(line)
         except OSError:
             status = self._kill_child()
             self._restart = True
