@@ -70,7 +70,7 @@ class _Channel:
     def __init__(self, fd: int, buf: bytearray) -> None:
         self.sock = socket.socket(fileno=fd)
         self.sock.setblocking(True)         # a blocking recv, so the kernel's timeout is the only one
-        self.buf = buf                      # the session's: it counts what is left over
+        self.buf = buf                      # the session's own, which counts the lines left over
         self._timeout = math.inf            # SO_RCVTIMEO now: none
         self._poller = select.poll()
         self._poller.register(fd, select.POLLIN)
