@@ -206,7 +206,26 @@ def _own_attribute(name: str) -> bool:
 
 # Fields that hold only context, operator and comparison singletons: never worth a visit.
 _NO_CHILDREN = frozenset({"ctx", "op", "ops"})
-_FIELDS: dict[type, tuple[str, ...]] = {}
+# Per node type: (fields holding a list, fields holding a node or None).  A field's kind is
+# fixed by the grammar, so the first node of a type seen decides it: a list is a list
+# field, a node or None a node field, anything else (an identifier, a number, a constant's
+# value) holds no node in any node of that type.  What a list or an optional field holds
+# that is not a node (a name of ``global``, ``case True``'s value) is popped and passed over.
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _fields_of(node: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    lists, nodes = [], []
+    for name in getattr(node, "_fields", ()):
+        if name in _NO_CHILDREN:
+            continue
+        value = getattr(node, name, None)
+        if type(value) is list:
+            lists.append(name)
+        elif value is None or isinstance(value, ast.AST):
+            nodes.append(name)
+    found = _FIELDS[type(node)] = (tuple(lists), tuple(nodes))
+    return found
 
 
 def _docstring_of(node: Any) -> int | None:
@@ -247,14 +266,14 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     One walk over the tree, dispatched on each node's exact type: it runs on every submission.
     """
     triggers = _triggers(names)
-    risky = _RISKY_NAMES
+    bad_names = triggers | _RISKY_NAMES
     own_attrs: set[str] = set()
     used_attrs: set[str] = set()        # not inert: allowed only if the file defines them
     docstrings: set[int] = set()
     Name, Attribute, Constant, Import, ImportFrom, keyword, MatchClass = (
         ast.Name, ast.Attribute, ast.Constant, ast.Import, ast.ImportFrom, ast.keyword, ast.MatchClass)
     FunctionDef, AsyncFunctionDef, ClassDef, Module = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module
-    AST, fields_of, findall = ast.AST, _FIELDS, _WORD.findall
+    fields_of, findall = _FIELDS, _WORD.findall
     stack: list[Any] = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
     node: Any  # dispatched on its exact type below (faster than isinstance), which mypy cannot narrow
@@ -263,7 +282,7 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
         kind = type(node)
         if kind is Name:
             name = node.id
-            if name in triggers or name in risky or (name[:2] == "__" and name not in INERT_BUILTINS):
+            if name in bad_names or (name[:2] == "__" and name not in INERT_BUILTINS):
                 return True
             continue
         if kind is Attribute:
@@ -308,15 +327,13 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
                 docstrings.add(doc)
             if kind is ClassDef:
                 own_attrs.update(_class_attributes(node))
-        fields = fields_of.get(kind)
-        if fields is None:
-            fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _NO_CHILDREN)
-        for field in fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                extend(v for v in value if isinstance(v, AST))
-            elif isinstance(value, AST):
-                push(value)
+        fields = fields_of.get(kind) or _fields_of(node)
+        for field in fields[0]:
+            extend(getattr(node, field))
+        for field in fields[1]:
+            child = getattr(node, field, None)
+            if child is not None:
+                push(child)
     return not all(a in own_attrs and _own_attribute(a) for a in used_attrs)
 
 
