@@ -355,7 +355,8 @@ def _collector_paused() -> Iterator[None]:
     A parsed file is tens of thousands of new container objects without a cycle among them
     (freed by reference counting); counted against the collector's thresholds they set off
     collections that walk the whole heap of a worker holding a spec's cases, which cost as
-    much as the parse itself.  The collector's own state (a caller may have paused it) is kept.
+    much as the parse itself.  A tree freed before the collector resumes is never counted.
+    The collector's own state (a caller may have paused it) is kept.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -379,7 +380,9 @@ def check_bans(source: str, filename: str, policy: BanPolicy,
     try:
         with _collector_paused():
             tree = ast.parse(source, filename=filename)
-            cleared = not mentions_anything_banned(tree, policy.names)
+            if not mentions_anything_banned(tree, policy.names):
+                del tree            # freed while paused: its allocations never reach the collector
+                return []
     except RecursionError:
         return [Finding("unanalysable", "nesting", filename, 1, 1, line_of(1), everyone, True,
                         "The code is nested too deeply to be checked.")]
@@ -388,8 +391,6 @@ def check_bans(source: str, filename: str, policy: BanPolicy,
         return [Finding("unanalysable", "syntax", filename, line, getattr(exc, "offset", None) or 1,
                         line_of(line), everyone, True,
                         f"The file does not parse ({getattr(exc, 'msg', exc)}), so it cannot be checked.")]
-    if cleared:
-        return []
     covered, pairs = parse_policy(policy.names)
     interp = Interp(tree, covered, pairs)
     try:
