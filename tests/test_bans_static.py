@@ -423,3 +423,20 @@ def unrelated(xs):
     findings = check_bans(source, "s.py", BanPolicy(names=("builtins.sum",), scope="reachable"),
                           {"uses_it": ("uses_it",), "unrelated": ("unrelated",)})
     assert [(f.banned, f.functions) for f in findings] == [("builtins.sum", ("uses_it",))], format_findings(findings)
+
+
+@pytest.mark.parametrize("source", ["def f(xs):\n    return sum(xs)\n", "def f(xs):\n    return len(xs)\n", "def f(:\n"])
+def test_the_collector_is_left_as_it_was_found(source):
+    """The analysis pauses the cyclic collector while it runs, and only while it runs."""
+    import gc
+
+    policy = BanPolicy(names=("builtins.sum",))
+    assert gc.isenabled()
+    check_bans(source, "s.py", policy, GRADED)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        check_bans(source, "s.py", policy, GRADED)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

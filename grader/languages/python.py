@@ -84,9 +84,9 @@ class Python(Language):
 
     def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
                      *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":
-        from grader.static.bans import check_bans
+        from grader.static.cache import cached_findings
 
-        return check_bans(source, filename, policy, dict(graded))
+        return cached_findings(source, filename, policy, dict(graded))
 
     def style_source(self, text: str) -> "Source":
         from grader.static.style import _python_source

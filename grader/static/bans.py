@@ -54,9 +54,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
+import functools
+import gc
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from grader.run.child.monitor import canonical_name, expand_names
 from grader.spec.model import BanPolicy
@@ -166,131 +169,216 @@ INERT_ATTRS = frozenset("""
 """.split()) - {"compile"}
 
 
-# A name the file never binds and Python does not define is a NameError when it runs: it
-# can hold a banned callable only through a binding that is itself checked here (a name,
-# an import, globals(), exec ...). Dunder names (__builtins__, __dict__ ...) are never
-# given that benefit.
+# A name Python does not define is a NameError when it runs: it can hold a banned callable
+# only through a binding that is itself checked here (a name, an import, globals(), exec ...).
+# A builtin or dunder name gets no such benefit even where the file binds it: bindings are
+# per scope and in order (``def f(eval): ...`` leaves the module's ``eval`` the builtin).
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_RISKY_NAMES = frozenset(n for n in _BUILTIN_NAMES if n not in INERT_BUILTINS)
 
 
-def _nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree``, breadth first: ``ast.walk`` without its generators (the
-    pre-check runs on every submission, so its walk is most of its cost)."""
-    out = [tree]
-    AST = ast.AST
-    i = 0
-    while i < len(out):
-        node = out[i]
-        i += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, AST):
-                out.append(value)
-            elif type(value) is list:
-                out.extend(v for v in value if isinstance(v, AST))
-    return out
+@functools.cache
+def _foreign_attrs() -> frozenset[str]:
+    """Every attribute name of the builtin types, the interpreter's own types (frames,
+    generators, tracebacks, code, cells ...), the inert modules and their classes.
+
+    An attribute the file defines itself (``self.rank``, a method) is the file's own only if
+    no object the file can reach without naming it has an attribute of that name: otherwise
+    ``class A: gi_frame = f_globals = 0`` would vouch for ``(x for x in ()).gi_frame.f_globals``.
+    """
+    import importlib
+    import types
+
+    found: set[str] = set()
+    spaces: list[object] = [builtins, types]
+    spaces += [importlib.import_module(m) for m in sorted(INERT_MODULES)]
+    for space in spaces:
+        found.update(dir(space))
+        for value in vars(space).values():
+            if isinstance(value, type):
+                found.update(dir(value))
+    return frozenset(found)
 
 
-def _bound_names(nodes: Sequence[ast.AST]) -> tuple[set[str], set[str]]:
-    """Names the file binds itself (functions, classes, parameters, assignments, loop and
-    comprehension targets, except/with names) and attributes it sets or defines in classes."""
-    names: set[str] = set()
-    attrs: set[str] = set()
-    for node in nodes:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-            if isinstance(node, ast.ClassDef):
-                for item in node.body:
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        attrs.add(item.name)
-                    elif isinstance(item, (ast.Assign, ast.AnnAssign)):
-                        for target in (item.targets if isinstance(item, ast.Assign) else [item.target]):
-                            if isinstance(target, ast.Name):
-                                attrs.add(target.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            attrs.add(node.attr)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-    return names, attrs
+def _own_attribute(name: str) -> bool:
+    return not name.startswith("__") and name not in _foreign_attrs()
 
 
-def _docstrings(nodes: Sequence[ast.AST]) -> set[int]:
-    """The docstring constants of the module, its classes and functions ("sum is banned here").
+# Fields that hold only context, operator and comparison singletons: never worth a visit.
+_NO_CHILDREN = frozenset({"ctx", "op", "ops"})
+# Per node type: (fields holding a list, fields holding a node or None).  A field's kind is
+# fixed by the grammar, so the first node of a type seen decides it: a list is a list
+# field, a node or None a node field, anything else (an identifier, a number, a constant's
+# value) holds no node in any node of that type.  What a list or an optional field holds
+# that is not a node (a name of ``global``, ``case True``'s value) is popped and passed over.
+_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _fields_of(node: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    lists, nodes = [], []
+    for name in getattr(node, "_fields", ()):
+        if name in _NO_CHILDREN:
+            continue
+        value = getattr(node, name, None)
+        if type(value) is list:
+            lists.append(name)
+        elif value is None or isinstance(value, ast.AST):
+            nodes.append(name)
+    found = _FIELDS[type(node)] = (tuple(lists), tuple(nodes))
+    return found
+
+
+def _docstring_of(node: Any) -> int | None:
+    """The id of the docstring constant of a module, class or function ("sum is banned here").
 
     A docstring's words need no check: turning any text into a callable takes a lookup by
     name (getattr, eval, a namespace), which is never inert and sends the file to the full
     analysis whatever the text says; other strings (``print("sum")``) are still checked.
     """
-    found: set[int] = set()
-    for node in nodes:
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                found.add(id(first.value))
-    return found
+    body = node.body
+    if body and type(body[0]) is ast.Expr:
+        value = body[0].value
+        if type(value) is ast.Constant and type(value.value) is str:
+            return id(value)
+    return None
+
+
+def _triggers(names: Sequence[str]) -> frozenset[str]:
+    """The words of a policy: each banned name's last part and the words of a pair's inner side."""
+    found: set[str] = set()
+    for name in names:
+        base = name.split("(", 1)[0]
+        found.add(base.rsplit(".", 1)[-1])
+        found.update(_WORD.findall(name.partition("(")[2]))
+    return frozenset(found)
 
 
 def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     """Could this code reach a banned callable at all?  A cheap, sound pre-check.
 
-    False only when every name, attribute and import in the file is the file's own or on
-    the inert lists above, and no word of a banned name appears outside a docstring: such
-    code can neither spell a banned callable nor compute one (that needs getattr, eval, a
-    namespace, a format string's field lookup, an import by name, ... none of which is
-    inert), so the full analysis (tens of milliseconds on a long file) would find nothing.
-    Anything else is analysed fully.
+    False only when every name, attribute and import in the file is inert (or an attribute
+    the file defines and nothing else has), and no word of a banned name appears outside a
+    docstring: such code can neither spell a banned callable nor compute one (that needs
+    getattr, eval, a namespace, a format string's field lookup, an import by name, a class
+    pattern's attribute lookup ... none of which is inert), so the full analysis (tens of
+    milliseconds on a long file) would find nothing.  Anything else is analysed fully.
+
+    One walk over the tree, dispatched on each node's exact type: it runs on every submission.
     """
-    triggers: set[str] = set()
-    for name in names:
-        base = name.split("(", 1)[0]
-        triggers.add(base.rsplit(".", 1)[-1])
-        triggers.update(_WORD.findall(name.partition("(")[2]))
-    nodes = _nodes(tree)
-    own_names, own_attrs = _bound_names(nodes)
-    docstrings = _docstrings(nodes)
-    Name, Attribute, Constant, Import, ImportFrom, keyword = (
-        ast.Name, ast.Attribute, ast.Constant, ast.Import, ast.ImportFrom, ast.keyword)
+    triggers = _triggers(names)
+    bad_names = triggers | _RISKY_NAMES
+    own_attrs: set[str] = set()
+    used_attrs: set[str] = set()        # not inert: allowed only if the file defines them
+    docstrings: set[int] = set()
+    Name, Attribute, Constant, Import, ImportFrom, keyword, MatchClass = (
+        ast.Name, ast.Attribute, ast.Constant, ast.Import, ast.ImportFrom, ast.keyword, ast.MatchClass)
+    FunctionDef, AsyncFunctionDef, ClassDef, Module = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module
+    fields_of, findall = _FIELDS, _WORD.findall
+    stack: list[Any] = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     node: Any  # dispatched on its exact type below (faster than isinstance), which mypy cannot narrow
-    for node in nodes:
+    while stack:
+        node = pop()
         kind = type(node)
         if kind is Name:
             name = node.id
-            if name in triggers or (name not in own_names and name not in INERT_BUILTINS
-                                    and (name in _BUILTIN_NAMES or name.startswith("__"))):
+            if name in bad_names or (name[:2] == "__" and name not in INERT_BUILTINS):
                 return True
-        elif kind is Attribute:
-            if node.attr in triggers or node.attr not in own_attrs and node.attr not in INERT_ATTRS:
+            continue
+        if kind is Attribute:
+            attr = node.attr
+            if attr in triggers:
                 return True
-        elif kind is Constant:
-            value = node.value
-            if isinstance(value, (str, bytes)) and id(node) not in docstrings:
-                text = value if isinstance(value, str) else value.decode("latin-1")
-                if triggers.intersection(_WORD.findall(text)):
+            if attr not in INERT_ATTRS:
+                if type(node.ctx) is ast.Store:
+                    own_attrs.add(attr)
+                used_attrs.add(attr)
+            push(node.value)
+            continue
+        if kind is Constant:
+            constant = node.value
+            if (type(constant) is str or type(constant) is bytes) and id(node) not in docstrings:
+                text = constant if isinstance(constant, str) else constant.decode("latin-1")
+                if not triggers.isdisjoint(findall(text)):
                     return True
-        elif kind is Import:
+            continue
+        if kind is Import:
             if any(a.name not in INERT_MODULES or a.name in triggers for a in node.names):
                 return True
-            own_names.update(a.asname or a.name for a in node.names)
-        elif kind is ImportFrom:
+            continue
+        if kind is ImportFrom:
             if node.module == "__future__" and not node.level:
                 continue                    # a compiler directive: binds _Feature records only
             if node.level or node.module not in INERT_MODULES:
                 return True
             if any(a.name in triggers or a.name not in INERT_ATTRS for a in node.names):
                 return True
-        elif kind is keyword and node.arg in triggers:
-            return True
-    return False
+            continue
+        if kind is keyword:
+            if node.arg in triggers:
+                return True
+        elif kind is MatchClass:
+            # ``case object(__globals__=g)`` reads an attribute by the name it spells
+            if any(a in triggers or a not in INERT_ATTRS for a in node.kwd_attrs):
+                return True
+        elif kind is FunctionDef or kind is AsyncFunctionDef or kind is ClassDef or kind is Module:
+            doc = _docstring_of(node)
+            if doc is not None:
+                docstrings.add(doc)
+            if kind is ClassDef:
+                own_attrs.update(_class_attributes(node))
+        fields = fields_of.get(kind) or _fields_of(node)
+        for field in fields[0]:
+            extend(getattr(node, field))
+        for field in fields[1]:
+            child = getattr(node, field, None)
+            if child is not None:
+                push(child)
+    return not all(a in own_attrs and _own_attribute(a) for a in used_attrs)
+
+
+def _class_attributes(node: ast.ClassDef) -> Iterable[str]:
+    """The names a class body defines (methods and plain assignments): attributes of its instances."""
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield item.name
+        elif isinstance(item, ast.Assign):
+            yield from (t.id for t in item.targets if isinstance(t, ast.Name))
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            yield item.target.id
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a file is analysed.
+
+    A parsed file is tens of thousands of new container objects, and the analysis makes as
+    many again, with no cycle among what either drops (none in the 608 Python files of this
+    repository and a generated class, each analysed fully): reference counting frees it
+    all.  Counted against the collector's thresholds, those objects set off collections that
+    walk the whole heap of a worker holding a spec's cases, which cost as much as the parse
+    itself; freed before the collector resumes, they are never counted.  The collector's
+    own state (a caller may have paused it) is kept.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_bans(source: str, filename: str, policy: BanPolicy,
                graded: Mapping[str, Sequence[str]]) -> list[Finding]:
     """Static findings for ``source`` under ``policy``; ``graded`` maps a graded function
     name to the names (name + aliases) the student may define it under."""
+    with _collector_paused():
+        return _check_bans(source, filename, policy, graded)
+
+
+def _check_bans(source: str, filename: str, policy: BanPolicy,
+                graded: Mapping[str, Sequence[str]]) -> list[Finding]:
     lines = source.splitlines()
     everyone = tuple(graded)
 
@@ -307,9 +395,9 @@ def check_bans(source: str, filename: str, policy: BanPolicy,
         return [Finding("unanalysable", "syntax", filename, line, getattr(exc, "offset", None) or 1,
                         line_of(line), everyone, True,
                         f"The file does not parse ({getattr(exc, 'msg', exc)}), so it cannot be checked.")]
-    covered, pairs = parse_policy(policy.names)
     if not mentions_anything_banned(tree, policy.names):
         return []
+    covered, pairs = parse_policy(policy.names)
     interp = Interp(tree, covered, pairs)
     try:
         interp.run()

@@ -396,18 +396,42 @@ class Interp(ExprMixin, CallMixin):
 
         def case(c):
             def run():
-                for sub in ast.walk(c.pattern):
-                    if isinstance(sub, ast.expr):
-                        self.ev(sub)
-                    for attr in ("name", "rest"):
-                        name = getattr(sub, attr, None)
-                        if isinstance(name, str):
-                            self.bind(name, set())
+                self.match_pattern(c.pattern, node.subject)
                 if c.guard is not None:
                     self.ev(c.guard)
                 self.exec_body(c.body)
             return run
         self.branch(*[case(c) for c in node.cases], lambda: None)
+
+    def match_pattern(self, pattern: ast.pattern, subject: ast.expr) -> None:
+        """Evaluate a case pattern's expressions and bind its captures (to unknown values).
+
+        A class pattern's keywords are attribute reads by the names they spell
+        (``case object(__globals__=g)`` is ``subject.__globals__``): each is evaluated as that
+        attribute of what the pattern matches, so it is judged like the attribute written
+        out.  Below a sequence, a mapping or a positional class pattern the matched value is
+        not tracked: its attributes are read from an unknown value."""
+        unknown = ast.Constant(value=None)
+        for sub in ast.iter_child_nodes(pattern):
+            if isinstance(sub, ast.expr):
+                self.ev(sub)
+        if isinstance(pattern, ast.MatchClass):
+            for attr, sub in zip(pattern.kwd_attrs, pattern.kwd_patterns):
+                read = ast.copy_location(ast.Attribute(value=subject, attr=attr, ctx=ast.Load()), sub)
+                self.ev(read)
+                self.match_pattern(sub, read)
+            children, subject = pattern.patterns, unknown
+        elif isinstance(pattern, (ast.MatchAs, ast.MatchOr)):
+            children = [pattern.pattern] if isinstance(pattern, ast.MatchAs) and pattern.pattern else []
+            children += pattern.patterns if isinstance(pattern, ast.MatchOr) else []
+        else:
+            children, subject = [p for p in ast.iter_child_nodes(pattern) if isinstance(p, ast.pattern)], unknown
+        for child in children:
+            self.match_pattern(child, subject)
+        for attr in ("name", "rest"):
+            name = getattr(pattern, attr, None)
+            if isinstance(name, str):
+                self.bind(name, set())
 
     def s_Import(self, node: ast.Import) -> None:
         for alias in node.names:
