@@ -83,18 +83,13 @@ def bound_test(test: TestResult, text_limit: int = MAX_TEXT_CHARS, value_limit: 
 
 
 def _size(result: SubmissionResult) -> int:
-    """The verdict's JSON length in characters.  orjson's byte count, when it can write the
-    verdict, bounds the characters from above: at or under the limit, that settles it."""
-    data = result.to_json()
-    try:
-        import orjson
-
-        size = len(orjson.dumps(data, default=repr))
-        if size <= MAX_RESULT_CHARS:
-            return size
-    except (ImportError, TypeError):
-        pass
-    return len(json.dumps(data, default=repr, ensure_ascii=False))
+    """The verdict's JSON length in characters.  Its UTF-8 byte count bounds the characters
+    from above: at or under the limit, that settles it, and the bytes encoded to count them
+    are the ones every sink writes (kept on the verdict)."""
+    size = len(result.encoded().staff)
+    if size <= MAX_RESULT_CHARS:
+        return size
+    return len(json.dumps(result.to_json(), default=repr, ensure_ascii=False))
 
 
 def bound_result(result: SubmissionResult) -> SubmissionResult:
