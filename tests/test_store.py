@@ -45,6 +45,9 @@ def test_a_verdict_sent_by_a_worker_is_stored_and_read_back_whole(tmp_path):
     assert len(sent.tests) == 2 and sent.tests.statuses == {"passed": 1, "failed": 1}
     assert tuple(sent.tests) == original.tests, "the cases travel inside the verdict's JSON, exactly"
     assert sent.encoded() == original.encoded()
+    import json
+    assert json.loads(original.encoded().staff) == json.loads(json.dumps(original.to_json()))
+    assert json.loads(original.encoded().student) == json.loads(json.dumps(original.to_json(include_staff=False)))
     assert replace(sent, score=1.0).encoded() != original.encoded(), "a changed verdict is encoded again"
     with Store(tmp_path) as store:
         store.save(sent)

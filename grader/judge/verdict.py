@@ -75,12 +75,18 @@ class TestResult:
         if self.visibility == "hidden":
             for key in ("args", "expected", "actual"):
                 data.pop(key)
-        if not include_staff:
-            data.pop("staff")
-            if self.visibility == "hidden":  # a student sees a hidden case's outcome, nothing the code chose
-                data["message"] = "" if self.passed else f"{self.status} on a hidden case"
-                data.pop("stdout")
-        return data
+        return data if include_staff else _for_student(data)
+
+
+def _for_student(case: dict[str, Any]) -> dict[str, Any]:
+    """What a student may see of a case, from its full JSON (a new dict): no staff field, and of
+    a hidden case its outcome, nothing the code chose."""
+    shown = dict(case)
+    del shown["staff"]
+    if shown["visibility"] == "hidden":
+        shown["message"] = "" if shown["status"] == "passed" else f"{shown['status']} on a hidden case"
+        del shown["stdout"]
+    return shown
 
 
 @dataclass(frozen=True)
@@ -189,7 +195,9 @@ class SubmissionResult:
         without it, so a changed verdict is never written with an old verdict's bytes."""
         found: Encoded | None = self.__dict__.get("_encoded")
         if found is None:
-            found = Encoded(dumps(self.to_json()), dumps(self.to_json(include_staff=False)))
+            staff = self.to_json()
+            student = {**staff, "tests": [_for_student(case) for case in staff["tests"]]}
+            found = Encoded(dumps(staff), dumps(student))
             object.__setattr__(self, "_encoded", found)
         return found
 
