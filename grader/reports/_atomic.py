@@ -51,7 +51,7 @@ def _temporary(path: Path) -> tuple[int, str]:
     """A new temporary sibling of ``path``, readable like any other report (mode 0644), its
     folder made when missing. Named by process and thread (each writes one file at a time),
     with ``mkstemp``'s random names when that name is taken (a killed run's leftover)."""
-    name = f"{path.parent}/{TEMP_PREFIX}{path.name}.{os.getpid()}.{threading.get_ident()}"
+    name = f"{path.parent}/{TEMP_PREFIX}{os.getpid()}.{threading.get_ident()}"
     try:
         fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
     except FileNotFoundError:
