@@ -44,7 +44,7 @@ def _observe(result: CallResult, limit: float) -> Observation:
     if result.exception:
         staff["traceback"] = result.exception.get("traceback", "")
     if result.status == "ok":
-        return Observation("returned", result.value, result.time_s, result.stdout, staff=staff)
+        return Observation("returned", result.value, result.time_s, result.stdout, "", staff)
     if result.status == "error":
         exc = result.exception or {}
         if exc.get("type") == "OSError" and "[Errno 27]" in exc.get("message", ""):
@@ -67,6 +67,8 @@ def _unloaded(load: LoadResult) -> CallResult:
 
 
 def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
+    if not result.watch_hits and not result.tampered:
+        return []       # nearly every call: asked for every case of every submission
     counts = fn.bans.penalty != "warn"
     found = [
         Violation(
