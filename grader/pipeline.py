@@ -44,7 +44,7 @@ def _observe(result: CallResult, limit: float) -> Observation:
     if result.exception:
         staff["traceback"] = result.exception.get("traceback", "")
     if result.status == "ok":
-        return Observation("returned", result.value, result.time_s, result.stdout, staff=staff)
+        return Observation("returned", result.value, result.time_s, result.stdout, "", staff)
     if result.status == "error":
         exc = result.exception or {}
         if exc.get("type") == "OSError" and "[Errno 27]" in exc.get("message", ""):
@@ -67,6 +67,8 @@ def _unloaded(load: LoadResult) -> CallResult:
 
 
 def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
+    if not result.watch_hits and not result.tampered:
+        return []       # nearly every call: asked for every case of every submission
     counts = fn.bans.penalty != "warn"
     found = [
         Violation(
@@ -135,10 +137,16 @@ class FunctionGrader:
         self.plan = plan
         self.spec: Spec = plan.spec
         self.sandbox = sandbox
+        self._contexts: dict[int, JudgeContext] = {}   # by id of the plan's PlannedCase (the plan holds them)
 
     def context(self, fn: FunctionSpec, planned: PlannedCase) -> JudgeContext:
-        return JudgeContext(args=planned.case.args, reference=self.plan.reference, function=fn.name,
-                            validators=self.plan.validators, answers=planned.answers)
+        """The case's judge context, the same for every submission: made once per grader."""
+        found = self._contexts.get(id(planned))
+        if found is None:
+            found = self._contexts[id(planned)] = JudgeContext(
+                args=planned.case.args, reference=self.plan.reference, function=fn.name,
+                validators=self.plan.validators, answers=planned.answers)
+        return found
 
     def grade(self, submission: Submission) -> SubmissionResult:
         started = time.perf_counter()
@@ -167,8 +175,8 @@ class FunctionGrader:
                                          stdout=load.stdout)
         if public and hidden:
             skipped |= {id(p) for p in hidden if rule.stopped(p.case.function)}
-            left = [p for p in hidden if id(p) not in skipped
-                    and find_function(self._function(p.case.function), load.names)[0] is not None]
+            defined = {fn.name for fn in self.spec.functions if find_function(fn, load.names)[0] is not None}
+            left = [p for p in hidden if id(p) not in skipped and p.case.function in defined]
             if left:   # a submission whose every function was stopped opens no second session
                 hidden_load, hidden_calls, hidden_skipped = self._run_cases(submission, left, rule)
                 calls.update(hidden_calls if hidden_load.ok else
@@ -200,9 +208,6 @@ class FunctionGrader:
             tests += fn_tests
         return total(self.spec, submission.id, functions, tests, errors, isolation=self.sandbox.profile.name,
                      duration_s=time.perf_counter() - started, submission_digest=submission.digest, stdout=load.stdout)
-
-    def _function(self, name: str) -> FunctionSpec:
-        return next(fn for fn in self.spec.functions if fn.name == name)
 
     def _run_cases(self, submission: Submission, planned: Sequence[PlannedCase], rule: TimeoutRule
                    ) -> tuple[LoadResult, dict[int, CallResult], set[int]]:

@@ -26,7 +26,10 @@ reference when a validator (which gets it in its context) is used.
 Messages are pickled over a socket pair (multiprocessing's ``Connection`` framing): the
 coordinator sends the :class:`WorkerJob` once, then one :class:`~grader.submissions.Submission`
 at a time; the worker acknowledges each (``grading``) and sends back its
-:class:`~grader.judge.verdict.SubmissionResult` (plain frozen dataclasses, no handles).
+:class:`~grader.judge.verdict.SubmissionResult` (plain frozen dataclasses, no handles) as it
+travels: with its JSON files already encoded (the worker encoded them anyway, to bound the
+verdict's size) and its case results counted, not pickled one by one; the coordinator writes
+those bytes to the store and the files as they are.
 
 Failures: a worker that dies (killed, crashed, out of memory) costs only the submission it
 had acknowledged: that one gets an internal-error verdict saying how the worker died, a
@@ -327,15 +330,21 @@ def serve(fd: int, slot: int, coordinator: int) -> None:
             while (submission := conn.recv()) is not None:
                 conn.send(("grading", submission.id))
                 result = grade_one(job.spec, grader, submission)
-                cpu = _cpu_of(sandbox)
-                try:
-                    conn.send(("result", (result, cpu)))
-                except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a value that cannot travel
-                    conn.send(("result", (internal_error(job.spec, submission, exc), cpu)))
+                conn.send_bytes(_verdict_message(job.spec, submission, result, _cpu_of(sandbox)))
         finally:
             sandbox.close()
     except (EOFError, ConnectionError):
         pass    # the coordinator closed the pipe (the run is over) or is gone
+
+
+def _verdict_message(spec: Spec, submission: Submission, result: SubmissionResult, cpu: float | None) -> bytes:
+    """The verdict as it travels: its JSON encoded here, once, for the coordinator to write as
+    it is, and its case results counted (SubmissionResult.for_transport)."""
+    try:
+        return pickle.dumps(("result", (result.for_transport(), cpu)), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError) as exc:  # a value that cannot travel
+        return pickle.dumps(("result", (internal_error(spec, submission, exc).for_transport(), cpu)),
+                            protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _cpu_of(sandbox: Any) -> float | None:

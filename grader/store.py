@@ -65,16 +65,6 @@ def _well_typed(result: SubmissionResult) -> bool:
                     for f in result.functions.values() for v in f.violations))
 
 
-def _dumps(data: object) -> str:
-    """A verdict as JSON text: orjson when it can (several times faster), else json."""
-    try:
-        import orjson
-
-        return orjson.dumps(data).decode("utf-8")
-    except (ImportError, TypeError):
-        return json.dumps(data)
-
-
 class StoredTests(Sequence[TestResult]):
     """A saved verdict's case results, read back from the store each time they are asked
     for and never kept: what a grading session holds per submission while a class of a
@@ -83,7 +73,8 @@ class StoredTests(Sequence[TestResult]):
     def __init__(self, path: Path, assignment: str, submission: str, tests: Sequence[TestResult]):
         self.path, self.assignment, self.submission = path, assignment, submission
         self._length = len(tests)
-        self.statuses: dict[str, int] = dict(Counter(t.status for t in tests))
+        counted = getattr(tests, "statuses", None)     # a worker's verdict arrives counted (PackedTests)
+        self.statuses: dict[str, int] = dict(counted if counted is not None else Counter(t.status for t in tests))
 
     def _load(self) -> tuple[TestResult, ...]:
         db = sqlite3.connect(self.path)
@@ -144,7 +135,7 @@ class Store:
             result.submission_digest,
             result.score,
             result.max_score,
-            _dumps(result.to_json()),
+            result.encoded().staff.decode("utf-8"),   # the very bytes of staff/<id>.json
             time.time(),
         )
         with self._lock:

@@ -84,3 +84,27 @@ def test_a_session_without_a_store_grades_everything(tmp_path):
         assert session.pending([_sub("ann", "abc")]) == [_sub("ann", "abc")]
         assert session.grade(Fake(spec), _sub("ann", "abc")).score == 3
     assert recorder.seen == [("ann", False)] and not list(tmp_path.iterdir())
+
+
+def test_files_a_crash_left_unsynced_are_written_again_from_the_store(tmp_path):
+    spec = _spec()
+    subs = [_sub("ann", "abc"), _sub("bob", "xy")]
+    session = open_session(spec, tmp_path)
+    for sub in session.pending(subs):
+        session.grade(Fake(spec), sub)
+    marker = tmp_path / ".unsynced-reports"
+    assert marker.exists(), "while a session writes files without an fsync each, a marker says so"
+    session.sinks[0].close()        # killed here: the store is closed, the files were never synced
+    (tmp_path / "ann.json").write_text("")              # what a power loss can leave of an unsynced file
+    (tmp_path / "staff" / "bob.json").unlink()
+    grader = Fake(spec)
+    with open_session(spec, tmp_path) as again:
+        outcome = again.outcome(subs) if not again.pending(subs) else None
+    assert grader.calls == [] and outcome is not None and outcome.skipped == 2
+    assert json.loads((tmp_path / "ann.json").read_text())["score"] == 3
+    assert json.loads((tmp_path / "staff" / "bob.json").read_text())["score"] == 2
+    assert not marker.exists(), "a session that closed synced its files and removed the marker"
+    (tmp_path / "ann.json").write_text("")
+    with open_session(spec, tmp_path) as third:     # after a clean close, reused verdicts' files are left alone
+        third.pending(subs)
+    assert (tmp_path / "ann.json").read_text() == ""

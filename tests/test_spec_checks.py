@@ -67,3 +67,23 @@ def test_validate_cli_exits_3_with_deep_problems_and_no_traceback():
     assert proc.returncode == 3, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "pins expected 5" in proc.stdout and "hw7_iteration.yaml: ok" in proc.stdout
+
+
+def test_checks_that_passed_are_remembered_and_a_change_runs_them_again(tmp_path, monkeypatch):
+    import grader.spec.checks as checks
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    spec = load_spec(ROOT / "specs" / "hw7_iteration.yaml")
+    assert deep_problems(spec) == []
+    assert list((tmp_path / "cache" / "grader" / "bans").iterdir()) and list((tmp_path / "cache" / "grader" / "fresh").iterdir())
+
+    def never(*args):
+        raise AssertionError("a check that passed for this very spec ran again")
+
+    monkeypatch.setattr(checks, "unresolved_ban", never)
+    monkeypatch.setattr(checks._Checker, "_fresh", never)
+    assert deep_problems(spec) == []
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    typo = load_spec(BAD / "deep_ban_typo.yaml")       # other names: resolved again, and a problem is never remembered
+    assert deep_problems(typo) and deep_problems(typo)

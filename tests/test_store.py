@@ -34,3 +34,23 @@ def test_round_trip_and_replace(tmp_path):
     with Store(tmp_path) as again:  # a new process sees what the old one saved
         assert again.load("hw", "alice").score == 9.0
         assert again.load("hw", "bob") is None
+
+
+def test_a_verdict_sent_by_a_worker_is_stored_and_read_back_whole(tmp_path):
+    import pickle
+    from dataclasses import replace
+
+    original = sample()
+    sent = pickle.loads(pickle.dumps(original.for_transport()))   # as a worker's pipe carries it
+    assert len(sent.tests) == 2 and sent.tests.statuses == {"passed": 1, "failed": 1}
+    assert tuple(sent.tests) == original.tests, "the cases travel inside the verdict's JSON, exactly"
+    assert sent.encoded() == original.encoded()
+    import json
+    assert json.loads(original.encoded().staff) == json.loads(json.dumps(original.to_json()))
+    assert json.loads(original.encoded().student) == json.loads(json.dumps(original.to_json(include_staff=False)))
+    assert replace(sent, score=1.0).encoded() != original.encoded(), "a changed verdict is encoded again"
+    with Store(tmp_path) as store:
+        store.save(sent)
+        assert store.load("hw", "alice").to_json() == original.to_json()
+        slim = store.slim(sent)
+        assert len(slim.tests) == 2 and slim.tests.statuses == sent.tests.statuses and tuple(slim.tests) == original.tests

@@ -71,8 +71,14 @@ def _bound_staff(staff: dict[str, Any], limit: int) -> dict[str, Any]:
     return {k: bound_text(v, limit) if isinstance(v, str) else bound_value(v, limit) for k, v in staff.items()}
 
 
+_SCALARS = frozenset({bool, int, float, type(None)})
+
+
 def bound_test(test: TestResult, text_limit: int = MAX_TEXT_CHARS, value_limit: int = MAX_VALUE_CHARS) -> TestResult:
     """The verdict with its student-made parts (answer, output, messages) bounded."""
+    if (type(test.actual) in _SCALARS and not test.staff and type(test.message) is str and len(test.message) <= text_limit
+            and type(test.stdout) is str and len(test.stdout) <= text_limit):
+        return test     # most cases: nothing that could be long (every case is bounded twice: judged, then totalled)
     actual = bound_value(test.actual, value_limit)
     message = bound_text(test.message, text_limit)
     stdout = bound_text(test.stdout, text_limit)
@@ -83,18 +89,13 @@ def bound_test(test: TestResult, text_limit: int = MAX_TEXT_CHARS, value_limit: 
 
 
 def _size(result: SubmissionResult) -> int:
-    """The verdict's JSON length in characters.  orjson's byte count, when it can write the
-    verdict, bounds the characters from above: at or under the limit, that settles it."""
-    data = result.to_json()
-    try:
-        import orjson
-
-        size = len(orjson.dumps(data, default=repr))
-        if size <= MAX_RESULT_CHARS:
-            return size
-    except (ImportError, TypeError):
-        pass
-    return len(json.dumps(data, default=repr, ensure_ascii=False))
+    """The verdict's JSON length in characters.  Its UTF-8 byte count bounds the characters
+    from above: at or under the limit, that settles it, and the bytes encoded to count them
+    are the ones every sink writes (kept on the verdict)."""
+    size = len(result.encoded().staff)
+    if size <= MAX_RESULT_CHARS:
+        return size
+    return len(json.dumps(result.to_json(), default=repr, ensure_ascii=False))
 
 
 def bound_result(result: SubmissionResult) -> SubmissionResult:

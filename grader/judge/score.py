@@ -43,29 +43,25 @@ def case_points(fn: FunctionSpec, case: Case) -> float:
 def judge_case(fn: FunctionSpec, case: Case, expected: Any, seen: Observation, context: JudgeContext) -> TestResult:
     points = case_points(fn, case)
     public = case.is_public
-    base: dict[str, Any] = dict(
-        name=case.name,
-        function=fn.name,
-        visibility=case.visibility,
-        max_score=round_score(points),
-        time_s=round(seen.time_s, 6),
-        stdout=seen.stdout if public else "",
-        staff=dict(seen.staff),
-        args=list(case.args) if public else None,
-        expected=expected if public else None,
-    )
+    staff = dict(seen.staff)
+    actual = None
     if seen.outcome != "returned":
-        return bound_test(TestResult(status=_OUTCOME_STATUS[seen.outcome], score=0.0, message=seen.message, **base))
-    verdict = judge(expected, seen.value, fn.compare, context)
-    status: Status = "passed" if verdict.passed else "failed"
-    score = points if verdict.passed else points * verdict.fraction
-    message = verdict.message
-    if not public and not verdict.passed:
-        # A hidden case's failure message may quote its expected value: keep it for staff only.
-        base["staff"]["message"] = message
-        message = "wrong answer on a hidden case" + (" (partial credit)" if verdict.fraction else "")
-    return bound_test(TestResult(status=status, score=round_score(score), message=message,
-                                 actual=seen.value if public else None, **base))
+        status, score, message = _OUTCOME_STATUS[seen.outcome], 0.0, seen.message
+    else:
+        verdict = judge(expected, seen.value, fn.compare, context)
+        status = "passed" if verdict.passed else "failed"
+        score = round_score(points if verdict.passed else points * verdict.fraction)
+        message = verdict.message
+        if not public and not verdict.passed:
+            # A hidden case's failure message may quote its expected value: keep it for staff only.
+            staff["message"] = message
+            message = "wrong answer on a hidden case" + (" (partial credit)" if verdict.fraction else "")
+        if public:
+            actual = seen.value
+    # Positional (the fields' order): judged for every case of every submission.
+    return bound_test(TestResult(case.name, fn.name, case.visibility, status, score, round_score(points),
+                                 round(seen.time_s, 6), message, list(case.args) if public else None,
+                                 expected if public else None, actual, seen.stdout if public else "", staff))
 
 
 def mark_banned(test: TestResult, violation: Violation) -> TestResult:

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from grader.judge.verdict import STATUSES, SubmissionResult
-from grader.reports._atomic import atomic_write_json, safe_name
+from grader.reports._atomic import atomic_write_bytes, atomic_write_json, safe_name
 from grader.reports._common import BaseReporter, function_names, mean, median
 from grader.spec.model import Spec
 
@@ -25,12 +25,13 @@ def staff_json_path(submission: str, out_dir: Path) -> Path:
     return Path(out_dir) / STAFF_DIR / f"{safe_name(submission, _RESERVED)}.json"
 
 
-def write_submission_json(result: SubmissionResult, out_dir: Path) -> Path:
+def write_submission_json(result: SubmissionResult, out_dir: Path, *, durable: bool = True) -> Path:
     """Write ``DIR/<id>.json`` (what the student may see) and ``DIR/staff/<id>.json`` (the full
-    verdict) for one finished submission; the pipeline calls this as each ends."""
-    atomic_write_json(staff_json_path(result.submission, out_dir), result.to_json(), compact=True)
-    return atomic_write_json(submission_json_path(result.submission, out_dir), result.to_json(include_staff=False),
-                             compact=True)
+    verdict) for one finished submission; the pipeline calls this as each ends (``durable``:
+    see :func:`~grader.reports._atomic.atomic_write_bytes`)."""
+    encoded = result.encoded()
+    atomic_write_bytes(staff_json_path(result.submission, out_dir), encoded.staff + b"\n", durable=durable)
+    return atomic_write_bytes(submission_json_path(result.submission, out_dir), encoded.student + b"\n", durable=durable)
 
 
 def summarize(results: Sequence[SubmissionResult], spec: Spec) -> dict[str, Any]:
