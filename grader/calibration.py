@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from functools import lru_cache
 
+from . import usercache
+
 #: What ``calibration.seconds`` in a spec refers to, in words for the README and the summary.
 WORKLOAD = "grader.calibration.workload(): 200 rounds of list loops, dict counting, string building, sorting and recursion"
 
@@ -113,8 +115,7 @@ RECENT_S = 3600.0             # how long `grader check` may reuse this machine's
 
 
 def _recent_file() -> Path:
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grader"
-    return folder / f"calibration-{platform.node()}-py{sys.version_info[0]}{sys.version_info[1]}.json"
+    return usercache.folder() / f"calibration-{platform.node()}-py{sys.version_info[0]}{sys.version_info[1]}.json"
 
 
 def recent() -> float | None:
@@ -122,7 +123,7 @@ def recent() -> float | None:
     try:
         path = _recent_file()
         st = path.stat()
-        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+        if not usercache.trusted(st):
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
         measured, when = float(data["measured_s"]), float(data["at"])

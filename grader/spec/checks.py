@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import hashlib
 import importlib
 import json
 import os
@@ -21,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 
-from .loader import _cache_folder, document, load_trusted_module, parse_yaml
+from .. import usercache
+from .loader import document, load_trusted_module, parse_yaml
 from .model import MISSING, FunctionSpec, Spec
 from .problems import PositionMap, Problem
 
@@ -74,7 +74,7 @@ class _Checker:
         # Resolving a name imports its module (numpy: most of a grade's validation time); names
         # that all resolved before, against the very same module files, are not imported again.
         every = [name for _, names in places for name in names]
-        passed = _Passed("bans", json.dumps([every, _modules_of(every)]))
+        passed = usercache.Marker("bans", json.dumps([every, _modules_of(every)]))
         if passed.known:
             return
         before = len(self.problems)
@@ -146,7 +146,7 @@ class _Checker:
         user's cache folder, is not run again (a tenth of a second of every ``grader grade``)."""
         if self.spec.generators is None:
             return
-        passed = _Passed("fresh", f"{self.spec.digest}-{fn.name}")
+        passed = usercache.Marker("fresh", f"{self.spec.digest}-{fn.name}")
         if passed.known:
             return
         before = len(self.problems)
@@ -176,27 +176,6 @@ class _Checker:
                 ok, _ = self.run(here, fn, target, args, f"an input of generator '{block['generator']}' (fresh seed, #{n})")
                 if not ok:
                     break
-
-
-class _Passed:
-    """A marker file in the user's cache folder: the check named by ``key`` passed (for this
-    Python version); a file not owned by this user or writable by others is ignored."""
-
-    def __init__(self, kind: str, key: str):
-        name = hashlib.sha256(f"{key}-py{sys.version_info[0]}{sys.version_info[1]}".encode()).hexdigest()[:32]
-        self.path = _cache_folder() / kind / name
-        try:
-            st = self.path.stat()
-            self.known = not ((hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022)
-        except OSError:
-            self.known = False
-
-    def remember(self) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self.path.touch(mode=0o600)
-        except OSError:
-            pass
 
 
 def _modules_of(names: Iterable[str]) -> list[tuple[str, str, int, int]]:

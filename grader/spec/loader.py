@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 import yaml
 
+from .. import usercache
 from .model import (MISSING, BanPolicy, Case, Compare, FunctionSpec, LeaderboardColumn, RuntimeMonitor, Spec, TimeLimit,
                     SimilaritySpec, TournamentSpec, Visibility)
 from .program import ProgramSpec, program_spec
@@ -491,7 +492,7 @@ class GeneratedCache:
     others, or unreadable is ignored (the generators run, as without a cache)."""
 
     def __init__(self, digest: str) -> None:
-        folder = _cache_folder() / "cases"
+        folder = usercache.folder("cases")
         self.path = folder / f"{digest}-py{sys.version_info[0]}{sys.version_info[1]}.json"
         self.entries: dict[str, Any] = self._read()
         self.dirty = False
@@ -499,7 +500,7 @@ class GeneratedCache:
     def _read(self) -> dict[str, Any]:
         try:
             st = self.path.stat()
-            if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            if not usercache.trusted(st):
                 return {}
             data = json.loads(self.path.read_text(encoding="utf-8"))
             return data if type(data) is dict else {}
@@ -581,7 +582,7 @@ def load_spec(path: str | Path) -> Spec:
     positions = PositionMap(root)
     if not isinstance(data, dict):
         raise SpecError([Problem(shown, 1, 1, "a spec must be a YAML mapping (key: value lines)")])
-    valid = _ValidCache(text)
+    valid = usercache.Marker("valid", text + "\0" + json.dumps(schema(), sort_keys=True))
     problems = [] if valid.known else _schema_problems(shown, data, positions)
     if problems:
         raise SpecError(problems)
@@ -591,31 +592,3 @@ def load_spec(path: str | Path) -> Spec:
         raise SpecError(sorted(builder.problems, key=lambda p: (p.line, p.col)))
     valid.remember()
     return spec
-
-
-class _ValidCache:
-    """Specs (by their text and the schema's) that passed the JSON-schema check before, in the
-    user's cache folder: the check is deterministic, and importing the validator is a tenth
-    of a second that ``grader check`` would otherwise spend on every run."""
-
-    def __init__(self, text: str) -> None:
-        key = hashlib.sha256(text.encode("utf-8") + b"\0" + json.dumps(schema(), sort_keys=True).encode()).hexdigest()
-        self.path = _cache_folder() / "valid" / key[:32]
-        try:
-            st = self.path.stat()
-            self.known = not ((hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022)
-        except OSError:
-            self.known = False
-
-    def remember(self) -> None:
-        if self.known:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self.path.touch(mode=0o600)
-        except OSError:
-            pass
-
-
-def _cache_folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grader"

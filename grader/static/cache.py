@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from grader import usercache
 from grader.spec.model import BanPolicy
 from grader.static.bans import Finding, check_bans
 
@@ -52,7 +53,7 @@ def findings_key(source: str, filename: str, policy: BanPolicy, graded: Mapping[
 
 
 def _folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "grader" / "bans"
+    return usercache.folder("bans")
 
 
 _SHAPE = (str, str, str, int, int, str, list, bool, str)
@@ -77,7 +78,7 @@ def _read(path: Path) -> list[Finding] | None:
     try:
         with open(path, "rb") as fh:
             st = os.fstat(fh.fileno())
-            if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            if not usercache.trusted(st):
                 return None
             return _decoded(json.loads(fh.read()))
     except (OSError, ValueError, RecursionError):
