@@ -1,9 +1,12 @@
 """Shared fixtures: paths into the repository and its test fixtures."""
 from __future__ import annotations
 
-from pathlib import Path
-
+import atexit
+import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+# A cache folder of the run's own (generated cases, checks that passed, ban findings, the
+# calibration): no test depends on what an earlier run left in ~/.cache, and none writes there.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="grader-tests-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 
 @pytest.fixture
