@@ -90,6 +90,10 @@ if [[ "$(cat "$venv/.grader-installed" 2>/dev/null)" != "$stamp" ]]; then
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".${extras}"
     echo "$stamp" > "$venv/.grader-installed"
 fi
+# Bytecode for the grader's own modules and the references, written here once (stale files only):
+# where PYTHONDONTWRITEBYTECODE is set, or the checkout is read-only to the user grading, every
+# process of a run (the command, each worker, each sandbox's zygote) would compile them again.
+"$venv/bin/python" -m compileall -q -j 0 grader reference >/dev/null || say "could not precompile the grader's modules (it works, only starts slower)"
 
 # The launcher is a link to the venv's own script, which names the venv's interpreter.
 bindir=${GRADER_BIN_DIR:-}
