@@ -143,9 +143,12 @@ class WorkerPool:
     Use as a context manager: leaving it stops every worker (and, on an exception such as
     KeyboardInterrupt, at once)."""
 
-    def __init__(self, job: WorkerJob, slots: Iterable[int]):
+    def __init__(self, job: WorkerJob, slots: Iterable[int], *, pin: bool | None = None):
         self.spec = job.spec
         self.slots = tuple(slots)
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        # Pinned by default when every CPU gets a worker anyway (see serve).
+        self._cpus = cpus if (len(cpus) <= len(self.slots) if pin is None else pin) else []
         self._payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)   # once, for every worker
         self._workers: list[_Worker] = []
         self._stopping: list[_Worker] = []
@@ -236,7 +239,7 @@ class WorkerPool:
         # SIGINT ignored until serve() installs its handler: a Ctrl-C during the imports is the coordinator's too.
         code = (f"import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); sys.path[:] = {sys.path!r}; "
                 f"from grader.pool import serve; "
-                f"serve({theirs.fileno()}, {slot}, {os.getpid()})")
+                f"serve({theirs.fileno()}, {slot}, {os.getpid()}, {self._cpu_of(slot)!r})")
         try:
             proc = subprocess.Popen([sys.executable, "-c", code], pass_fds=(theirs.fileno(),),
                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, close_fds=True)
@@ -246,6 +249,10 @@ class WorkerPool:
         self.started += 1
         self._workers.append(worker)
         return worker
+
+    def _cpu_of(self, slot: int) -> int | None:
+        """The CPU a slot's worker is pinned to (its replacement gets the same one), or None."""
+        return self._cpus[self.slots.index(slot) % len(self._cpus)] if self._cpus else None
 
     def _send_job(self, worker: _Worker) -> _Worker:
         try:
@@ -312,11 +319,22 @@ def _reap(worker: _Worker) -> str:
 # --------------------------------------------------------------------------- the worker's side
 
 
-def serve(fd: int, slot: int, coordinator: int) -> None:
-    """A worker process's life: the job, then submissions one at a time until the pipe closes."""
+def serve(fd: int, slot: int, coordinator: int, cpu: int | None = None) -> None:
+    """A worker process's life: the job, then submissions one at a time until the pipe closes.
+
+    ``cpu``: pinned there with its sandbox (started later, it inherits the mask). Each case
+    is a round trip between the worker and its sandbox; on one CPU the reply wakes the worker
+    where the child ran, with no wake-up sent across to another CPU (an inter-processor
+    interrupt, dear on a virtual machine) and with warm caches. The pool pins only when every
+    CPU gets a worker anyway, so no CPU is left idle by it."""
     signal.signal(signal.SIGINT, _ignore)       # Ctrl-C reaches the whole process group: the coordinator decides
     signal.signal(signal.SIGTERM, _exit_now)
     _die_with(coordinator)
+    if cpu is not None:
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError:
+            pass                                # a CPU taken away meanwhile: unpinned is still right
     conn = Connection(fd)
     try:
         job: WorkerJob = pickle.loads(conn.recv_bytes())

@@ -274,3 +274,29 @@ def test_removing_a_stage_folder_takes_only_that_process_s():
         assert not os.path.exists(mine) and os.path.isdir(other), "a pid that merely starts the same is not taken"
     finally:
         shutil.rmtree(other, ignore_errors=True)
+
+
+def test_pinned_workers_and_their_sandboxes_each_hold_one_cpu(tmp_path):
+    files = {"a_slow": "import time\ntime.sleep(3)\n" + GOOD, **{f"s{i}": GOOD for i in range(3)}}
+    klass = _write_class(tmp_path / "class", files)
+    spec = load_spec(MINI)
+    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
+    job = pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+    cpus = sorted(os.sched_getaffinity(0))
+    masks: dict[int, set[int]] = {}
+    worker = None
+    with open_session(spec, tmp_path / "out") as session:
+        with pool.WorkerPool(job, SLOTS, pin=True) as workers:
+            for result in workers.grade(session.pending(subs)):
+                session.deliver(result)
+                if worker is None and "a_slow" in workers.grading():
+                    worker = workers.grading()["a_slow"]
+                    time.sleep(0.5)     # its sandbox is loading the file (the sleep on import)
+                    for pid in {worker} | _descendants(worker):
+                        try:
+                            masks[pid] = os.sched_getaffinity(pid)
+                        except OSError:
+                            pass        # a process that ended meanwhile
+    assert worker is not None and len(masks) >= 2, "the worker and its sandbox's processes were seen"
+    assert all(mask == masks[worker] for mask in masks.values()), masks
+    assert len(masks[worker]) == 1 and masks[worker] <= set(cpus)
