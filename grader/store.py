@@ -9,12 +9,11 @@ import json
 import sqlite3
 import threading
 import time
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator, Sequence, overload
+from typing import Iterator, Sequence
 
-from grader.judge.verdict import STATUSES, SubmissionResult, TestResult
+from grader.judge.verdict import STATUSES, CountedTests, SubmissionResult, TestResult
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -65,16 +64,14 @@ def _well_typed(result: SubmissionResult) -> bool:
                     for f in result.functions.values() for v in f.violations))
 
 
-class StoredTests(Sequence[TestResult]):
+class StoredTests(CountedTests):
     """A saved verdict's case results, read back from the store each time they are asked
     for and never kept: what a grading session holds per submission while a class of a
-    thousand is graded (their statuses are counted once, for the summary)."""
+    thousand is graded."""
 
     def __init__(self, path: Path, assignment: str, submission: str, tests: Sequence[TestResult]):
+        super().__init__(tests)
         self.path, self.assignment, self.submission = path, assignment, submission
-        self._length = len(tests)
-        counted = getattr(tests, "statuses", None)     # a worker's verdict arrives counted (PackedTests)
-        self.statuses: dict[str, int] = dict(counted if counted is not None else Counter(t.status for t in tests))
 
     def _load(self) -> tuple[TestResult, ...]:
         db = sqlite3.connect(self.path)
@@ -87,21 +84,6 @@ class StoredTests(Sequence[TestResult]):
         if result is None:
             raise LookupError(f"the stored verdict of {self.submission} could not be read back from {self.path}")
         return result.tests
-
-    def __len__(self) -> int:
-        return self._length
-
-    @overload
-    def __getitem__(self, index: int) -> TestResult: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[TestResult]: ...
-
-    def __getitem__(self, index: int | slice) -> TestResult | Sequence[TestResult]:
-        return self._load()[index]
-
-    def __iter__(self) -> Iterator[TestResult]:
-        return iter(self._load())
 
 
 class Store:

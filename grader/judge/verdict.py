@@ -259,16 +259,17 @@ class Encoded:
     student: bytes
 
 
-class PackedTests(Sequence[TestResult]):
-    """Case results kept as the verdict's JSON holds them: counted once, decoded when read."""
+class CountedTests(Sequence[TestResult]):
+    """Case results that are not held: counted once (their statuses, for the summary) and
+    loaded by ``_load`` each time they are read, so a class's verdicts cost no memory."""
 
-    def __init__(self, tests: Sequence[TestResult], staff: bytes):
+    def __init__(self, tests: Sequence[TestResult]):
         self._length = len(tests)
-        self.statuses: dict[str, int] = dict(getattr(tests, "statuses", None) or Counter(t.status for t in tests))
-        self._staff = staff
+        counted = getattr(tests, "statuses", None)     # already counted (a worker's verdict)
+        self.statuses: dict[str, int] = dict(counted if counted is not None else Counter(t.status for t in tests))
 
     def _load(self) -> tuple[TestResult, ...]:
-        return SubmissionResult.from_json(json.loads(self._staff)).tests
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return self._length
@@ -284,3 +285,14 @@ class PackedTests(Sequence[TestResult]):
 
     def __iter__(self) -> Iterator[TestResult]:
         return iter(self._load())
+
+
+class PackedTests(CountedTests):
+    """Case results kept as the verdict's JSON holds them: decoded when read."""
+
+    def __init__(self, tests: Sequence[TestResult], staff: bytes):
+        super().__init__(tests)
+        self._staff = staff
+
+    def _load(self) -> tuple[TestResult, ...]:
+        return SubmissionResult.from_json(json.loads(self._staff)).tests
