@@ -43,6 +43,7 @@ MAX_INT_DIGITS = 4300
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _STR = {str}
 _SCALARS = {str, int, float, bool, type(None)}
+_WORDS = {str, int, bool, type(None)}
 # |n| < 10**4300 is checked cheaply through the bit length first.
 _MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219280948873626) + 1
 
@@ -92,15 +93,19 @@ def encode(value: Any, _depth: int = 0) -> Any:
     if value is None or t is bool or t is str:
         return value
     if t is int:
-        _check_int(value)
+        if value.bit_length() > _MAX_INT_BITS - 8:   # the only ones _check_int may refuse
+            _check_int(value)
         return value
     if t is float:
         _check_float(value)
         return value
     d = _depth + 1
     if t is list:
-        if {*map(type, value)} <= _STR:  # the common list of strings (a hand): no call per item
+        kinds = {*map(type, value)}
+        if kinds <= _STR:  # the common list of strings (a hand): no call per item
             return list(value)
+        if kinds <= _WORDS and not any(type(v) is int and v.bit_length() > _MAX_INT_BITS - 8 for v in value):
+            return list(value)       # strings, small ints, bools, None: no call per item either
         return [encode(v, d) for v in value]
     if t is tuple:
         return {"t": [encode(v, d) for v in value]}

@@ -496,6 +496,8 @@ class Child:
     # -- calls ------------------------------------------------------------
     def _resolve(self, fname: str) -> Any:
         obj: Any = self.module
+        if "." not in fname:
+            return getattr(obj, fname)
         for part in fname.split("."):
             obj = getattr(obj, part)
         return obj
