@@ -163,3 +163,11 @@ def test_programs_running_at_once_never_share_a_uid():
         assert len(uids) == 2 and all(_bwrap.BASE_UID + min(process.PROGRAM_SLOTS) <= u for u in uids), uids
     else:
         assert uids == {__import__("os").getuid()}
+
+
+def test_programs_get_a_fixed_number_of_malloc_arenas():
+    """A JVM's threads on a busy machine each took a 64 MB malloc arena of address space and
+    passed RLIMIT_AS at random (C1 aborting with "Not enough space"): the cap must reach programs."""
+    player = Recorder([])
+    transcript = _run({"m.py": "import os\nprint(os.environ.get('MALLOC_ARENA_MAX'))\n"}, ["python3", "-u", "m.py"], player)
+    assert transcript.ended == "exit" and transcript.output.strip() == "2"

@@ -167,7 +167,11 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
         a += ["--cap-drop", "ALL"]
     envv = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "HOME": "/w", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8",
-            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            # glibc gives each thread that contends for malloc an arena of 64 MB of address space, up
+            # to 8 per CPU: a JVM's compiler threads on a busy machine then pass its RLIMIT_AS at
+            # random (C1 aborting "Not enough space"); two arenas keep its address space fixed.
+            "MALLOC_ARENA_MAX": "2"}
     envv.update(env or {})
     for k, v in envv.items():
         a += ["--setenv", k, v]

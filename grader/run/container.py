@@ -193,7 +193,7 @@ def probe(try_profile: Callable[[IsolationProfile], str | None]) -> tuple[Isolat
 # ------------------------------------------------------------------ one slot
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
        "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8", "OPENBLAS_NUM_THREADS": "1",
-       "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+       "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}   # see _bwrap.build
 
 
 def confinement(prof: IsolationProfile, uid: int, gid: int, extra_read: tuple[str, ...] = ()) -> dict[str, Any]:
