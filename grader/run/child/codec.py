@@ -42,8 +42,6 @@ MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _STR = {str}
-_SCALARS = {str, int, float, bool, type(None)}
-_WORDS = {str, int, bool, type(None)}
 # |n| < 10**4300 is checked cheaply through the bit length first.
 _MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219280948873626) + 1
 
@@ -93,19 +91,15 @@ def encode(value: Any, _depth: int = 0) -> Any:
     if value is None or t is bool or t is str:
         return value
     if t is int:
-        if value.bit_length() > _MAX_INT_BITS - 8:   # the only ones _check_int may refuse
-            _check_int(value)
+        _check_int(value)
         return value
     if t is float:
         _check_float(value)
         return value
     d = _depth + 1
     if t is list:
-        kinds = {*map(type, value)}
-        if kinds <= _STR:  # the common list of strings (a hand): no call per item
+        if {*map(type, value)} <= _STR:  # the common list of strings (a hand): no call per item
             return list(value)
-        if kinds <= _WORDS and not any(type(v) is int and v.bit_length() > _MAX_INT_BITS - 8 for v in value):
-            return list(value)       # strings, small ints, bools, None: no call per item either
         return [encode(v, d) for v in value]
     if t is tuple:
         return {"t": [encode(v, d) for v in value]}
@@ -128,28 +122,6 @@ def encode(value: Any, _depth: int = 0) -> Any:
         if type(plain) is not t:
             return encode(plain, d)
     raise CodecError(f"an object of type {_type_name(value)}, which is not a plain value")
-
-
-def decode_request(obj: Any) -> Any:
-    """The arguments of a request, which the grader itself encoded (``Encoded``, after every
-    check of ``encode``) -> Python values: only the tags are undone, and a list of plain
-    scalars (the usual case) is used as the parser made it.  Lines from student code are
-    read with ``decode``."""
-    t = type(obj)
-    if t is list:
-        if {*map(type, obj)} <= _SCALARS:
-            return obj
-        return [decode_request(v) for v in obj]
-    if t is not dict:
-        return obj
-    if len(obj) != 1:
-        raise CodecError("a malformed value (an untagged JSON object)")
-    (tag, body), = obj.items()
-    if tag == "t" and type(body) is list:
-        return tuple(decode_request(body))
-    if tag == "d" and type(body) is dict:
-        return {k: decode_request(v) for k, v in body.items()}
-    return decode(obj)          # sets, bytes, other keys: rare, the strict reader (and its messages)
 
 
 def _is_numpy(value: Any) -> bool:

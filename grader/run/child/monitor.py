@@ -214,15 +214,6 @@ class CallWatcher:
             self.unresolved.discard(qual)
             self._register(qual, obj)
 
-    @staticmethod
-    def sees(qual: str, obj: object) -> bool:
-        """Can a profile hook see calls of ``obj``?  Not when it is a type: a hook installed for
-        it alone would only slow every call down.  Asked of a scratch watcher, so the answer
-        is ``_register``'s own."""
-        scratch = CallWatcher((), covered={qual: qual})
-        scratch._register(qual, obj)
-        return qual not in scratch.unwatchable
-
     def _register(self, qual: str, obj: object) -> None:
         banned = self._covered[qual]
         if isinstance(obj, _BuiltinMethod):
@@ -423,8 +414,6 @@ class Tripwires:
 
     # -- results ---------------------------------------------------------------------
     def take(self) -> list[dict[str, Any]]:
-        if not self._counts:         # the usual call: nothing banned was called
-            return []
         hits = [{"banned": b, "line": line, "filename": f, "count": c} for (b, f, line), c in self._counts.items()]
         self._counts = {}
         return hits
@@ -473,7 +462,7 @@ class Tripwires:
                 if id(obj) not in self._stand_in:
                     self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
                     self._originals.append(obj)
-            elif CallWatcher.sees(qual, obj):   # a type (itertools.accumulate) is static-only
+            else:
                 self.unreplaceable[qual] = self._covered[qual]
         if self.active and self.unreplaceable and self._on_unreplaceable is not None:
             self._on_unreplaceable()
@@ -524,8 +513,7 @@ class Tripwires:
         """Begin a call; ``on_unreplaceable()`` runs whenever banned methods that need the
         profile hook are known (now, or when an import during the call brings them)."""
         self._on_unreplaceable = on_unreplaceable
-        if self._counts:
-            self._counts = {}
+        self._counts = {}
         self.active = True
         self.refresh()
         if self.unreplaceable and on_unreplaceable is not None:
@@ -535,10 +523,7 @@ class Tripwires:
         """End a call; True when a stand-in was removed from a library module (tampering)."""
         self.active = False
         self._on_unreplaceable = None
-        for namespace, attr, stand_in in self._placed:
-            if namespace.get(attr) is not stand_in:
-                return True
-        return False
+        return any(namespace.get(attr) is not stand_in for namespace, attr, stand_in in self._placed)
 
 
 def _lookup(qual: str, modules: Mapping[str, Any]) -> object:

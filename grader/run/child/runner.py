@@ -34,11 +34,13 @@ from _gradechild.linux import (
     MS_NODEV,
     MS_NOEXEC,
     MS_NOSUID,
+    MS_PRIVATE,
     MS_RDONLY,
+    MS_REC,
     MS_REMOUNT,
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
-    drop_caps,
+    drop_all_caps,
     forbid_keyrings,
     mount,
     prctl,
@@ -53,7 +55,6 @@ if TYPE_CHECKING:
 
 _ITIMER_REAL = int(getattr(signal, "ITIMER_REAL", 0))
 _ITIMER_PROF = int(getattr(signal, "ITIMER_PROF", 2))
-_SIGPROF = int(getattr(signal, "SIGPROF", -1))
 
 class _CallTimeout(BaseException):
     """Raised by the SIGALRM timer; a BaseException so `except Exception` in
@@ -76,42 +77,6 @@ def _text(obj: object, cap: int = 2000) -> str:
     return s
 
 
-def _close_all_but(*keep: int) -> None:
-    """Close every descriptor but ``keep``.  With the close_range system call (Linux 5.9),
-    one per gap up to the descriptor limit; without it (closerange would then close every
-    number one by one), those /proc/self/fd lists."""
-    if _CLOSE_RANGE:
-        low = 0
-        for fd in sorted(set(keep)):
-            if fd > low:
-                os.closerange(low, fd)
-            low = fd + 1
-        os.closerange(low, _MAX_FD)
-        return
-    try:
-        fds = [int(x) for x in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = list(range(3, 1024))
-    for fd in fds:
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def _has_close_range() -> bool:
-    try:
-        major, minor = (int(x) for x in os.uname().release.split(".")[:2])
-    except (AttributeError, ValueError):
-        return False
-    return sys.platform.startswith("linux") and (major, minor) >= (5, 9)
-
-
-_CLOSE_RANGE = _has_close_range()
-_MAX_FD = os.sysconf("SC_OPEN_MAX") if _CLOSE_RANGE else 0   # none is opened above the limit
-
-
 class Child:
     """One session's process.  ``msg`` (main file, limits, nonce, watch list, files) arrives as
     the first line on its own channel, so a child can be forked and isolated before the
@@ -132,13 +97,9 @@ class Child:
         self._watcher: Any = None
         self.out_fd = -1
         self._session_limits()
-        self._task_fd = -1
-        self._task_id = (0, 0)
+        self._stat_fd = -1
         self._armed = False
         self._cpu_deadline = 0.0
-        self._wall_deadline = 0.0
-        self._cpu_at = 0.0                   # when the pending timers fire (process time, perf_counter); 0: none
-        self._wall_at = 0.0
         self._timer_signals = tuple(int(getattr(signal, n)) for n in ("SIGALRM", "SIGPROF") if hasattr(signal, n))
         self._handler = self._alarm          # one bound method: ``is`` finds it installed
 
@@ -148,16 +109,14 @@ class Child:
 
     # -- setup ------------------------------------------------------------
     def _isolate(self) -> None:
-        """The session's own /proc, scratch, /tmp and /dev/shm, and no capability left.  The
-        zygote made its mounts private and dropped the bounding set once (``Zygote.__init__``):
-        this process's copies of both are already so."""
         mb = int(self.cfg.get("scratch_mb") or self.limits.get("scratch_mb", 64))
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         mount("tmpfs", "/w", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
         mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        drop_caps()
+        drop_all_caps()
 
     def _rlimits(self) -> None:
         if resource is None:
@@ -213,12 +172,8 @@ class Child:
             path = os.path.join(self.scratch, name)
             if os.path.dirname(name):
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-            try:
-                while data:
-                    data = data[os.write(fd, data):]
-            finally:
-                os.close(fd)
+            with open(path, "wb") as f:
+                f.write(data)
         os.chdir(self.scratch)
         # captured output: fd 1 and 2 -> an anonymous file (no name to find)
         if hasattr(os, "memfd_create"):
@@ -234,8 +189,18 @@ class Child:
         os.dup2(self.out_fd, 1)
         os.dup2(self.out_fd, 2)
         if hasattr(signal, "SIGXFSZ"):
-            _signal.signal(int(signal.SIGXFSZ), _signal.SIG_IGN)
-        _close_all_but(0, 1, 2, self.out_fd, self.sock.fileno())
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        keep = {0, 1, 2, self.out_fd, self.sock.fileno()}
+        try:
+            fds = [int(x) for x in os.listdir("/proc/self/fd")]
+        except OSError:
+            fds = list(range(3, 1024))
+        for fd in fds:
+            if fd not in keep:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", write_through=False)
@@ -262,12 +227,11 @@ class Child:
             pass
 
     def _take_output(self) -> tuple[str, bool]:
-        """What was printed since the last reset (capped), then reset.  A seek to the end
-        gives the size, and when nothing was printed (the usual case) it leaves the offset
-        at 0 again: one system call."""
+        """What was printed since the last reset (capped), then reset."""
         try:
-            size = os.lseek(self.out_fd, 0, os.SEEK_END)
-            if size == 0:
+            size = os.fstat(self.out_fd).st_size
+            if size == 0:  # the usual case: two syscalls instead of four
+                os.lseek(self.out_fd, 0, os.SEEK_SET)
                 return "", False
             data = os.pread(self.out_fd, self.out_cap + 4, 0)
             os.ftruncate(self.out_fd, 0)
@@ -280,64 +244,40 @@ class Child:
 
     def _alarm(self, signum: int, frame: object) -> None:
         """Both timers' handler, installed once per session: raises only while a call is armed,
-        so a timer that fires as a call returns never lands in the harness's own code.  A
-        timer firing before the call's deadline (one left from an earlier call, see ``_arm``;
-        the CPU itimer's ticks also run early) is re-armed for what is left."""
-        cpu = signum == _SIGPROF
-        if cpu:
-            self._cpu_at = 0.0
-        else:
-            self._wall_at = 0.0
+        so a timer that fires as a call returns never lands in the harness's own code.  The
+        CPU timer firing before the process time reached its deadline (the itimer's ticks
+        run early) is re-armed for what is left."""
         if not self._armed:
             return
-        if cpu:
-            now = time.process_time()
-            left = self._cpu_deadline - now
-        else:
-            now = time.perf_counter()
-            left = self._wall_deadline - now
-        if left > 0:
-            left = max(left, 0.002)
-            _signal.setitimer(_ITIMER_PROF if cpu else _ITIMER_REAL, left)
-            if cpu:
-                self._cpu_at = now + left
-            else:
-                self._wall_at = now + left
-            return
+        if signum == getattr(signal, "SIGPROF", -1):
+            left = self._cpu_deadline - time.process_time()
+            if left > 0:
+                signal.setitimer(signal.ITIMER_PROF, max(left, 0.002))
+                return
+            self._armed = False
+            raise _CallTimeout("CPU time limit")
         self._armed = False
-        raise _CallTimeout("CPU time limit" if cpu else "Timed Out")
+        raise _CallTimeout("Timed Out")
 
-    def _arm(self, wall_s: float, cpu_s: float | None = None, cpu_now: float | None = None) -> None:
-        """Have the wall-clock timer (and the CPU-time one; ``cpu_now``: the process time the
-        call starts at) fire by this call's deadlines.  A timer still pending from an earlier
-        call that fires no later is kept (``_alarm`` re-arms it for what is left), so most
-        calls make no system call here.  A handler student code replaced is put back
-        (``_signal``'s own functions: the ``signal`` module's wrappers build an enum on every
-        call), and both timers are then set anew, since either may have fired into the
-        student's handler.  Student code that cancels a pending timer loses only its child:
-        the parent stops a call by the slot's measured CPU time and its own backstop."""
+    def _arm(self, wall_s: float, cpu_s: float | None = None) -> None:
+        """Start the wall-clock timer (and the CPU-time one): two setitimer calls, and a
+        sigaction only when student code replaced a handler since the last call (``_signal``'s
+        own functions: the ``signal`` module's wrappers build an enum on every call)."""
         handler = self._handler
-        fresh = False
         for signum in self._timer_signals:
             if _signal.getsignal(signum) is not handler:
                 _signal.signal(signum, handler)
-                fresh = True
-        now = time.perf_counter()
-        self._wall_deadline = now + wall_s
-        if cpu_s is not None:
-            cpu = time.process_time() if cpu_now is None else cpu_now
-            self._cpu_deadline = cpu + cpu_s
         self._armed = True
-        if fresh or not now < self._wall_at <= self._wall_deadline:
-            self._wall_at = self._wall_deadline
-            _signal.setitimer(_ITIMER_REAL, wall_s)
-        if cpu_s is not None and (fresh or not cpu < self._cpu_at <= self._cpu_deadline):
-            self._cpu_at = self._cpu_deadline
-            _signal.setitimer(_ITIMER_PROF, cpu_s)
+        setitimer = _signal.setitimer
+        setitimer(_ITIMER_REAL, wall_s)
+        if cpu_s is not None:
+            self._cpu_deadline = time.process_time() + cpu_s
+            setitimer(_ITIMER_PROF, cpu_s)
 
     def _disarm(self) -> None:
-        """Only the flag: a timer still pending fires into ``_alarm``, which ignores it while no
-        call is armed (or keeps it for the next call, see ``_arm``)."""
+        """Only the flag: a timer still running fires into ``_alarm``, which ignores it while no
+        call is armed, and the next ``_arm`` sets both timers anew (two system calls saved on
+        every call)."""
         self._armed = False
 
     def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -390,25 +330,19 @@ class Child:
                 "line": _text(line, 500) if line is not None else None, "traceback": _text(text, 20000)}
 
     def _other_tasks(self) -> bool:
-        """Does the process run any thread but this one?  The kernel counts them in the link
-        count of /proc/self/task (two, plus one per thread): one fstat of a descriptor opened
-        once, a third of what reading the count from /proc/self/stat costs.  Its device and
-        inode, noted then, show that the descriptor still is that folder; if not, the folder
-        is listed."""
+        """Does the process run any thread but this one?  The thread count of /proc/self/stat,
+        read with one pread on a descriptor opened at setup (a listing of /proc/self/task
+        costs ten times more on every call)."""
         try:
-            if self._task_fd < 0:
-                fd = os.open("/proc/self/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                st = os.fstat(fd)
-                self._task_fd, self._task_id = fd, (st.st_dev, st.st_ino)
-            st = os.fstat(self._task_fd)
-            if st.st_ino == self._task_id[1] and st.st_dev == self._task_id[0]:
-                return st.st_nlink > 3
-        except OSError:
-            pass
-        try:
-            return len(os.listdir("/proc/self/task")) > 1
-        except OSError:
-            return threading.active_count() > 1
+            if self._stat_fd < 0:
+                self._stat_fd = os.open("/proc/self/stat", os.O_RDONLY | os.O_CLOEXEC)
+            text = os.pread(self._stat_fd, 1024, 0)
+            return int(text[text.rindex(b")") + 2:].split(None, 18)[17]) > 1
+        except (OSError, ValueError, IndexError):
+            try:
+                return len(os.listdir("/proc/self/task")) > 1
+            except OSError:
+                return threading.active_count() > 1
 
     def _kill_other_processes(self) -> None:
         """Kill every other process of the session's pid namespace.  This child is its pid 1,
@@ -496,8 +430,6 @@ class Child:
     # -- calls ------------------------------------------------------------
     def _resolve(self, fname: str) -> Any:
         obj: Any = self.module
-        if "." not in fname:
-            return getattr(obj, fname)
         for part in fname.split("."):
             obj = getattr(obj, part)
         return obj
@@ -543,7 +475,7 @@ class Child:
         wall_limit = float(req["wl"])
         res: dict[str, Any] = {"n": nonce, "status": "ok"}
         try:
-            args = codec.decode_request(req["a"])
+            args = codec.decode(req["a"])
         except codec.CodecError as e:
             res.update(status="protocol", detail=f"the arguments could not be decoded: {e}", cpu=0.0, wall=0.0)
             return res
@@ -564,7 +496,7 @@ class Child:
                 if watched:
                     self.tripwires.start(self._hook_methods)
                 cpu_cap = self._cpu_cap(t_limit)
-                self._arm(wall_limit, cpu_cap, t0)
+                self._arm(wall_limit, cpu_cap)
                 try:
                     value = fn(*args)
                 finally:
@@ -588,6 +520,7 @@ class Child:
                 res.update(status="error", exception=self._describe(e))
         cpu = time.process_time() - t0
         wall = time.perf_counter() - w0
+        self._disarm()
         self._restore_std()
         res["cpu"], res["wall"] = round(cpu, 6), round(wall, 6)
         if res["status"] == "ok" and cpu > t_limit:
