@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.run.child.monitor import CallWatcher
+from grader.run.child.monitor import CallWatcher, Tripwires
 try:  # tests/ is a rootdir-relative directory, not a package (unless someone makes it one)
     from test_bans_static import ENTRIES, Entry
 except ImportError:  # pragma: no cover
@@ -213,6 +213,16 @@ def test_types_are_reported_unwatchable():
         pass
     assert "itertools.accumulate" in watcher.unwatchable
     assert watcher.static_only == ("functools.reduce(operator.add)",)
+
+
+def test_tripwires_leave_types_to_the_static_layer():
+    """A type is called without a profile event: a hook started for it alone would slow every
+    call of the session for nothing.  A C method still gets the hook."""
+    pytest.importorskip("numpy")
+    wires = Tripwires(["itertools.accumulate", "numpy.ndarray.sum"])
+    wires.refresh()
+    assert "itertools.accumulate" not in wires.unreplaceable
+    assert wires.unreplaceable.get("numpy.ndarray.sum") == "numpy.ndarray.sum"
 
 
 def test_monitor_is_standalone():

@@ -214,6 +214,15 @@ class CallWatcher:
             self.unresolved.discard(qual)
             self._register(qual, obj)
 
+    @staticmethod
+    def sees(qual: str, obj: object) -> bool:
+        """Can a profile hook see calls of ``obj``?  Not when it is a type: a hook installed for
+        it alone would only slow every call down.  Asked of a scratch watcher, so the answer
+        is ``_register``'s own."""
+        scratch = CallWatcher((), covered={qual: qual})
+        scratch._register(qual, obj)
+        return qual not in scratch.unwatchable
+
     def _register(self, qual: str, obj: object) -> None:
         banned = self._covered[qual]
         if isinstance(obj, _BuiltinMethod):
@@ -462,7 +471,7 @@ class Tripwires:
                 if id(obj) not in self._stand_in:
                     self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
                     self._originals.append(obj)
-            else:
+            elif CallWatcher.sees(qual, obj):   # a type (itertools.accumulate) is static-only
                 self.unreplaceable[qual] = self._covered[qual]
         if self.active and self.unreplaceable and self._on_unreplaceable is not None:
             self._on_unreplaceable()
