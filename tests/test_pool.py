@@ -56,6 +56,14 @@ def _comparable(data: Any) -> Any:
     return data
 
 
+def _class_job(tmp_path: Path, files: dict[str, str]) -> tuple[Any, list[Any], pool.WorkerJob]:
+    """The mini spec, ``files`` as its class (gathered), and the job its workers would get."""
+    klass = _write_class(tmp_path / "class", files)
+    spec = load_spec(MINI)
+    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
+    return spec, subs, pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+
+
 def _descendants(root: int) -> set[int]:
     """Every live process below ``root`` (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -141,10 +149,7 @@ def test_workers_give_the_same_verdicts_and_files_as_one_job(tmp_path, monkeypat
 
 def test_a_killed_worker_costs_only_its_submission_and_is_replaced(tmp_path):
     files = {"a_slow": "import time\ntime.sleep(60)\n" + GOOD, **{f"s{i}": GOOD for i in range(5)}}
-    klass = _write_class(tmp_path / "class", files)
-    spec = load_spec(MINI)
-    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
-    job = pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+    spec, subs, job = _class_job(tmp_path, files)
     before = _already_running()
     seen: set[int] = set()
     killed = None
@@ -278,10 +283,7 @@ def test_removing_a_stage_folder_takes_only_that_process_s():
 
 def test_pinned_workers_and_their_sandboxes_each_hold_one_cpu(tmp_path):
     files = {"a_slow": "import time\ntime.sleep(3)\n" + GOOD, **{f"s{i}": GOOD for i in range(3)}}
-    klass = _write_class(tmp_path / "class", files)
-    spec = load_spec(MINI)
-    subs = gather([str(klass)], spec.submission_files, lambda message: None, languages=spec.languages)
-    job = pool.WorkerJob.from_plan(make_plan(spec), limits=Limits(), profile=probe())
+    spec, subs, job = _class_job(tmp_path, files)
     cpus = sorted(os.sched_getaffinity(0))
     masks: dict[int, set[int]] = {}
     worker = None
