@@ -35,17 +35,24 @@ if TYPE_CHECKING:
 _CHUNK = 1 << 16    # one recv's buffer: a megabyte is allocated (and paged in) per call, 64 KiB is not
 
 
+def _buffered_line(buf: bytearray) -> tuple[bytes | None, str]:
+    """A whole line already in ``buf`` (taken out of it), or why none can come: (None, 'oversized')
+    when the buffer passed the line limit without a newline, (None, '') when more must be read."""
+    i = buf.find(b"\n")
+    if i >= 0:
+        line = bytes(buf[:i + 1])
+        del buf[:i + 1]
+        return line, ""
+    return None, "oversized" if len(buf) > codec.MAX_LINE_BYTES else ""
+
+
 def _read_line(sock: socket.socket, buf: bytearray, deadline: float | None) -> tuple[bytes | None, str]:
     """Read until one newline.  Returns (line, reason); reason is '' on success,
     else 'eof', 'timeout' or 'oversized'.  Extra bytes stay in buf."""
     while True:
-        i = buf.find(b"\n")
-        if i >= 0:
-            line = bytes(buf[:i + 1])
-            del buf[:i + 1]
-            return line, ""
-        if len(buf) > codec.MAX_LINE_BYTES:
-            return None, "oversized"
+        line, why = _buffered_line(buf)
+        if line is not None or why:
+            return line, why
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
         r, _, _ = select.select([sock], [], [], timeout)
         if not r:
@@ -79,13 +86,9 @@ class _Channel:
         """One line: (line, '') or (None, 'eof' | 'timeout' | 'oversized'); extra bytes stay buffered."""
         buf = self.buf
         while True:
-            i = buf.find(b"\n")
-            if i >= 0:
-                line = bytes(buf[:i + 1])
-                del buf[:i + 1]
-                return line, ""
-            if len(buf) > codec.MAX_LINE_BYTES:
-                return None, "oversized"
+            line, why = _buffered_line(buf)
+            if line is not None or why:
+                return line, why
             left = math.inf if deadline is None else deadline - time.monotonic()
             if left <= 0:
                 return None, "timeout"
