@@ -168,6 +168,38 @@ def test_scratch_is_fresh_per_session(sb):
         assert s.call("ls", [], time_limit=1).value == ["hw.py"]
 
 
+COUNTER = "n = 0\ndef bump():\n    global n\n    n += 1\n    return n\n"
+
+
+def test_a_session_opened_inside_another_leaves_it_a_fresh_child(sb):
+    """``state: fresh`` opens a session per case while the function's main session is open:
+    the zygote runs one process at a time, so the main session's child is ended.  Its next
+    call must start a fresh child (module state gone), never find the dead one; checked in
+    a loop, since a dead child's channel may not show its end yet when the call is sent."""
+    with sb.session({"hw.py": COUNTER}, "hw.py") as main:
+        for round_ in range(15):
+            assert main.call("bump", [], time_limit=1).value == 1, round_
+            with sb.session({"hw.py": COUNTER}, "hw.py") as inner:
+                assert inner.call("bump", [], time_limit=1).value == 1
+        assert main.restarts == 14            # before every call but the first
+
+
+def test_a_lost_session_closing_late_ends_nothing_of_the_live_one(sb):
+    """A session whose child another session's spawn ended sends no 'drop' when it closes:
+    the zygote's current process is the other session's, which keeps its child and state."""
+    first = sb.session({"hw.py": COUNTER}, "hw.py")
+    second = sb.session({"hw.py": COUNTER}, "hw.py")
+    try:
+        assert second.call("bump", [], time_limit=1).value == 1
+        first.close()
+        time.sleep(0.05)                  # a SIGKILL, had one been sent, has landed by now
+        r = second.call("bump", [], time_limit=1)
+        assert (r.status, r.value, second.restarts) == ("ok", 2, 0), r
+    finally:
+        first.close()
+        second.close()
+
+
 # ------------------------------------------------------------------ network
 def test_no_network_to_host_loopback(sb):
     lst = socket.socket()

@@ -106,6 +106,10 @@ class Sandbox:
         self.zygote_starts = 0
         self._code: tuple[tuple[str, bytes], str | None] | None = None   # the last main file compiled
         self._files_digest = b""                 # the files of the last session started
+        # The session whose process is the zygote's current one.  The zygote runs one at a
+        # time: a spawn (or a prepare) ends the current process, whichever session owns it,
+        # so a session that is not the holder has lost its child and must not end another's.
+        self.holder: object | None = None
         self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
         self._cgroup: meter.CgroupSlot | None = None
         self._box: container.Slot | None = None   # the container profile's uid, scratch and cgroup
@@ -171,6 +175,7 @@ class Sandbox:
             threading.Thread(target=_drain, args=(self._proc.stderr,), daemon=True).start()
 
     def _stop(self) -> None:
+        self.holder = None                       # its sessions' processes go with the zygote
         if self._ctl is not None:
             try:
                 self._ctl.close()
@@ -246,6 +251,7 @@ class Sandbox:
         isolated now, while the parent does other work (judging); call it when no session of
         this slot is running, so their CPU time is never counted in a call's."""
         if not self._closed and self.profile.name != "portable":
+            self.holder = None                   # the zygote ends its current session first
             self._post({"op": "prepare", "n": int(sessions)})
 
     def session(self, files: Mapping[str, str | bytes], main: str, watch: Sequence[str] = (),

@@ -225,7 +225,12 @@ class Session:
         self._buf = bytearray()
 
     def _kill_child(self) -> dict[str, Any] | None:
+        """End this session's child and return its exit status; nothing to end when another
+        session's spawn already ended it (the zygote's current process is then not ours)."""
         self._drop_chan()
+        if self.sandbox.holder is not self:
+            return None
+        self.sandbox.holder = None
         try:
             reply, _ = self.sandbox._request({"op": "kill"})
             status: dict[str, Any] | None = reply.get("status")
@@ -242,6 +247,7 @@ class Session:
         settle = self.sandbox._other_code(self._files)
         reply, fd = self.sandbox._request({"op": "spawn", "settle": settle}, want_fd=True)
         assert fd is not None  # asked for with want_fd: a reply without one raised
+        self.sandbox.holder = self
         self._chan = _Channel(fd, self._buf)
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
                              "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
@@ -302,7 +308,8 @@ class Session:
     def _ensure_child(self, clean: bool = False) -> CallResult | None:
         """A live child with a clean channel, restarting it if needed; a CallResult when impossible.
         ``clean``: the channel was just found to hold nothing (see ``_check_row``)."""
-        if self._restart or self._chan is None or (not clean and self._reply_pending()):
+        if (self._restart or self._chan is None or self.sandbox.holder is not self
+                or (not clean and self._reply_pending())):
             self.restarts += 1
             self._kill_child()
             again = self._spawn(first=False)
@@ -648,7 +655,9 @@ class Session:
             return
         self._closed = True
         self._drop_chan()
-        self.sandbox._post({"op": "drop"})
+        if self.sandbox.holder is self:         # else another session's spawn ended it already
+            self.sandbox.holder = None
+            self.sandbox._post({"op": "drop"})
 
     def __enter__(self) -> Session:
         return self
