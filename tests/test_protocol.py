@@ -23,6 +23,18 @@ def test_roundtrip_keeps_value_and_exact_types(value):
     assert _types(back) == _types(value)
 
 
+@pytest.mark.parametrize("value", [
+    [], [1, "a", None, True, 2.5], [1, [2, [3]]], (1, (2, 3), [4]), {"a": (1, [2])}, {1: "one", (2, 3): {4}},
+    {frozenset({1}): None}, b"\x00\xff", [{"t": [1]}, ("x", {"s": []})], ["a", ("b", ["c"])],
+], ids=repr)
+def test_a_request_s_arguments_decode_to_what_the_parent_encoded(value):
+    """The child undoes only the tags of what the grader encoded (``decode_request``): the
+    same values and exact types as the strict reader gives."""
+    args = codec.loads_request(b'{"a":' + codec.Encoded([value]).json + b"}")["a"]
+    back = codec.decode_request(args)[0]
+    assert back == value and _types(back) == _types(value)
+
+
 def _types(v):
     if isinstance(v, (list, tuple, set, frozenset)):
         return (type(v), sorted((repr(_types(x)) for x in v)))

@@ -266,6 +266,37 @@ def test_cpu_bound_code_is_stopped_by_its_cpu_time(sb):
         assert s.call("ok", [1], time_limit=1).value == 2
 
 
+def test_a_timer_left_by_an_earlier_call_never_cuts_a_later_one_short(sb):
+    """The CPU timer of a call that ended near its limit is still pending when the next call
+    starts (the child keeps it rather than setting it anew): it fires early for that call,
+    which must run on to its own limit."""
+    with session(sb, "burn.py", {"loops.py": (ATTACKS / "loops.py").read_text()}) as s:
+        assert s.call("burn", [0.25], time_limit=0.3).status == "ok"
+        r = s.call("burn", [0.6], time_limit=2.0)
+        assert r.status == "ok" and r.value == "done", r
+        r = s.call("burn", [5.0], time_limit=0.3)          # still stopped by its own alarm
+        assert r.status == "timeout" and r.detail == "used more than 0.3 s of CPU time", r
+
+
+def test_a_call_after_one_that_replaced_the_timers_handler_is_stopped_by_its_own_alarm(sb):
+    with session(sb, "loops.py") as s:
+        r = s.call("ignore_alarm_only", [], time_limit=0.2)
+        assert r.status == "timeout" and "no answer" not in r.detail, r
+        r = s.call("spin", [], time_limit=0.2)
+        assert r.status == "timeout" and r.detail == "used more than 0.2 s of CPU time", r
+
+
+def test_output_after_a_call_that_moved_the_output_offset_starts_clean(sb):
+    src = ("import os\ndef seek():\n    os.lseek(1, 4096, os.SEEK_SET)\n"
+           "def side():\n    fd = os.open('/proc/self/fd/1', os.O_WRONLY)\n    os.write(fd, b'aside')\n    os.close(fd)\n"
+           "def say():\n    print('hi')\n")
+    with sb.session({"o.py": src}, "o.py") as s:
+        assert s.call("seek", [], time_limit=1).stdout == ""
+        assert s.call("say", [], time_limit=1).stdout == "hi\n"
+        assert s.call("side", [], time_limit=1).stdout == "aside"   # written past the shared offset
+        assert s.call("say", [], time_limit=1).stdout == "hi\n"
+
+
 def test_huge_output_is_truncated(sb):
     with session(sb, "huge_output.py") as s:
         r = s.call("attack", [20000], time_limit=5)               # ~2 MB

@@ -42,6 +42,7 @@ MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _STR = {str}
+_SCALARS = {str, int, float, bool, type(None)}
 # |n| < 10**4300 is checked cheaply through the bit length first.
 _MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219280948873626) + 1
 
@@ -122,6 +123,28 @@ def encode(value: Any, _depth: int = 0) -> Any:
         if type(plain) is not t:
             return encode(plain, d)
     raise CodecError(f"an object of type {_type_name(value)}, which is not a plain value")
+
+
+def decode_request(obj: Any) -> Any:
+    """The arguments of a request, which the grader itself encoded (``Encoded``, after every
+    check of ``encode``) -> Python values: only the tags are undone, and a list of plain
+    scalars (the usual case) is used as the parser made it.  Lines from student code are
+    read with ``decode``."""
+    t = type(obj)
+    if t is list:
+        if {*map(type, obj)} <= _SCALARS:
+            return obj
+        return [decode_request(v) for v in obj]
+    if t is not dict:
+        return obj
+    if len(obj) != 1:
+        raise CodecError("a malformed value (an untagged JSON object)")
+    (tag, body), = obj.items()
+    if tag == "t" and type(body) is list:
+        return tuple(decode_request(body))
+    if tag == "d" and type(body) is dict:
+        return {k: decode_request(v) for k, v in body.items()}
+    return decode(obj)          # sets, bytes, other keys: rare, the strict reader (and its messages)
 
 
 def _is_numpy(value: Any) -> bool:

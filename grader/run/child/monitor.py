@@ -423,6 +423,8 @@ class Tripwires:
 
     # -- results ---------------------------------------------------------------------
     def take(self) -> list[dict[str, Any]]:
+        if not self._counts:         # the usual call: nothing banned was called
+            return []
         hits = [{"banned": b, "line": line, "filename": f, "count": c} for (b, f, line), c in self._counts.items()]
         self._counts = {}
         return hits
@@ -522,7 +524,8 @@ class Tripwires:
         """Begin a call; ``on_unreplaceable()`` runs whenever banned methods that need the
         profile hook are known (now, or when an import during the call brings them)."""
         self._on_unreplaceable = on_unreplaceable
-        self._counts = {}
+        if self._counts:
+            self._counts = {}
         self.active = True
         self.refresh()
         if self.unreplaceable and on_unreplaceable is not None:
@@ -532,7 +535,10 @@ class Tripwires:
         """End a call; True when a stand-in was removed from a library module (tampering)."""
         self.active = False
         self._on_unreplaceable = None
-        return any(namespace.get(attr) is not stand_in for namespace, attr, stand_in in self._placed)
+        for namespace, attr, stand_in in self._placed:
+            if namespace.get(attr) is not stand_in:
+                return True
+        return False
 
 
 def _lookup(qual: str, modules: Mapping[str, Any]) -> object:

@@ -137,7 +137,7 @@ class PortableChild(Child):  # type: ignore[misc]  # Child comes from _gradechil
         data, size = self.sink.take()
         return data[: self.out_cap].decode("utf-8", errors="replace"), size > self.out_cap
 
-    def _arm(self, wall_s: float, cpu_s: float | None = None) -> None:
+    def _arm(self, wall_s: float, cpu_s: float | None = None, cpu_now: float | None = None) -> None:
         pass                                 # the parent's kill is the wall-clock limit
 
     def _disarm(self) -> None:

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 _ITIMER_REAL = int(getattr(signal, "ITIMER_REAL", 0))
 _ITIMER_PROF = int(getattr(signal, "ITIMER_PROF", 2))
+_SIGPROF = int(getattr(signal, "SIGPROF", -1))
 
 class _CallTimeout(BaseException):
     """Raised by the SIGALRM timer; a BaseException so `except Exception` in
@@ -97,9 +98,13 @@ class Child:
         self._watcher: Any = None
         self.out_fd = -1
         self._session_limits()
-        self._stat_fd = -1
+        self._task_fd = -1
+        self._task_id = (0, 0)
         self._armed = False
         self._cpu_deadline = 0.0
+        self._wall_deadline = 0.0
+        self._cpu_at = 0.0                   # when the pending timers fire (process time, perf_counter); 0: none
+        self._wall_at = 0.0
         self._timer_signals = tuple(int(getattr(signal, n)) for n in ("SIGALRM", "SIGPROF") if hasattr(signal, n))
         self._handler = self._alarm          # one bound method: ``is`` finds it installed
 
@@ -227,11 +232,12 @@ class Child:
             pass
 
     def _take_output(self) -> tuple[str, bool]:
-        """What was printed since the last reset (capped), then reset."""
+        """What was printed since the last reset (capped), then reset.  A seek to the end
+        gives the size, and when nothing was printed (the usual case) it leaves the offset
+        at 0 again: one system call."""
         try:
-            size = os.fstat(self.out_fd).st_size
-            if size == 0:  # the usual case: two syscalls instead of four
-                os.lseek(self.out_fd, 0, os.SEEK_SET)
+            size = os.lseek(self.out_fd, 0, os.SEEK_END)
+            if size == 0:
                 return "", False
             data = os.pread(self.out_fd, self.out_cap + 4, 0)
             os.ftruncate(self.out_fd, 0)
@@ -244,40 +250,64 @@ class Child:
 
     def _alarm(self, signum: int, frame: object) -> None:
         """Both timers' handler, installed once per session: raises only while a call is armed,
-        so a timer that fires as a call returns never lands in the harness's own code.  The
-        CPU timer firing before the process time reached its deadline (the itimer's ticks
-        run early) is re-armed for what is left."""
+        so a timer that fires as a call returns never lands in the harness's own code.  A
+        timer firing before the call's deadline (one left from an earlier call, see ``_arm``;
+        the CPU itimer's ticks also run early) is re-armed for what is left."""
+        cpu = signum == _SIGPROF
+        if cpu:
+            self._cpu_at = 0.0
+        else:
+            self._wall_at = 0.0
         if not self._armed:
             return
-        if signum == getattr(signal, "SIGPROF", -1):
-            left = self._cpu_deadline - time.process_time()
-            if left > 0:
-                signal.setitimer(signal.ITIMER_PROF, max(left, 0.002))
-                return
-            self._armed = False
-            raise _CallTimeout("CPU time limit")
+        if cpu:
+            now = time.process_time()
+            left = self._cpu_deadline - now
+        else:
+            now = time.perf_counter()
+            left = self._wall_deadline - now
+        if left > 0:
+            left = max(left, 0.002)
+            _signal.setitimer(_ITIMER_PROF if cpu else _ITIMER_REAL, left)
+            if cpu:
+                self._cpu_at = now + left
+            else:
+                self._wall_at = now + left
+            return
         self._armed = False
-        raise _CallTimeout("Timed Out")
+        raise _CallTimeout("CPU time limit" if cpu else "Timed Out")
 
-    def _arm(self, wall_s: float, cpu_s: float | None = None) -> None:
-        """Start the wall-clock timer (and the CPU-time one): two setitimer calls, and a
-        sigaction only when student code replaced a handler since the last call (``_signal``'s
-        own functions: the ``signal`` module's wrappers build an enum on every call)."""
+    def _arm(self, wall_s: float, cpu_s: float | None = None, cpu_now: float | None = None) -> None:
+        """Have the wall-clock timer (and the CPU-time one; ``cpu_now``: the process time the
+        call starts at) fire by this call's deadlines.  A timer still pending from an earlier
+        call that fires no later is kept (``_alarm`` re-arms it for what is left), so most
+        calls make no system call here.  A handler student code replaced is put back
+        (``_signal``'s own functions: the ``signal`` module's wrappers build an enum on every
+        call), and both timers are then set anew, since either may have fired into the
+        student's handler.  Student code that cancels a pending timer loses only its child:
+        the parent stops a call by the slot's measured CPU time and its own backstop."""
         handler = self._handler
+        fresh = False
         for signum in self._timer_signals:
             if _signal.getsignal(signum) is not handler:
                 _signal.signal(signum, handler)
-        self._armed = True
-        setitimer = _signal.setitimer
-        setitimer(_ITIMER_REAL, wall_s)
+                fresh = True
+        now = time.perf_counter()
+        self._wall_deadline = now + wall_s
         if cpu_s is not None:
-            self._cpu_deadline = time.process_time() + cpu_s
-            setitimer(_ITIMER_PROF, cpu_s)
+            cpu = time.process_time() if cpu_now is None else cpu_now
+            self._cpu_deadline = cpu + cpu_s
+        self._armed = True
+        if fresh or not now < self._wall_at <= self._wall_deadline:
+            self._wall_at = self._wall_deadline
+            _signal.setitimer(_ITIMER_REAL, wall_s)
+        if cpu_s is not None and (fresh or not cpu < self._cpu_at <= self._cpu_deadline):
+            self._cpu_at = self._cpu_deadline
+            _signal.setitimer(_ITIMER_PROF, cpu_s)
 
     def _disarm(self) -> None:
-        """Only the flag: a timer still running fires into ``_alarm``, which ignores it while no
-        call is armed, and the next ``_arm`` sets both timers anew (two system calls saved on
-        every call)."""
+        """Only the flag: a timer still pending fires into ``_alarm``, which ignores it while no
+        call is armed (or keeps it for the next call, see ``_arm``)."""
         self._armed = False
 
     def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -330,19 +360,25 @@ class Child:
                 "line": _text(line, 500) if line is not None else None, "traceback": _text(text, 20000)}
 
     def _other_tasks(self) -> bool:
-        """Does the process run any thread but this one?  The thread count of /proc/self/stat,
-        read with one pread on a descriptor opened at setup (a listing of /proc/self/task
-        costs ten times more on every call)."""
+        """Does the process run any thread but this one?  The kernel counts them in the link
+        count of /proc/self/task (two, plus one per thread): one fstat of a descriptor opened
+        once, a third of what reading the count from /proc/self/stat costs.  Its device and
+        inode, noted then, show that the descriptor still is that folder; if not, the folder
+        is listed."""
         try:
-            if self._stat_fd < 0:
-                self._stat_fd = os.open("/proc/self/stat", os.O_RDONLY | os.O_CLOEXEC)
-            text = os.pread(self._stat_fd, 1024, 0)
-            return int(text[text.rindex(b")") + 2:].split(None, 18)[17]) > 1
-        except (OSError, ValueError, IndexError):
-            try:
-                return len(os.listdir("/proc/self/task")) > 1
-            except OSError:
-                return threading.active_count() > 1
+            if self._task_fd < 0:
+                fd = os.open("/proc/self/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                st = os.fstat(fd)
+                self._task_fd, self._task_id = fd, (st.st_dev, st.st_ino)
+            st = os.fstat(self._task_fd)
+            if st.st_ino == self._task_id[1] and st.st_dev == self._task_id[0]:
+                return st.st_nlink > 3
+        except OSError:
+            pass
+        try:
+            return len(os.listdir("/proc/self/task")) > 1
+        except OSError:
+            return threading.active_count() > 1
 
     def _kill_other_processes(self) -> None:
         """Kill every other process of the session's pid namespace.  This child is its pid 1,
@@ -475,7 +511,7 @@ class Child:
         wall_limit = float(req["wl"])
         res: dict[str, Any] = {"n": nonce, "status": "ok"}
         try:
-            args = codec.decode(req["a"])
+            args = codec.decode_request(req["a"])
         except codec.CodecError as e:
             res.update(status="protocol", detail=f"the arguments could not be decoded: {e}", cpu=0.0, wall=0.0)
             return res
@@ -496,7 +532,7 @@ class Child:
                 if watched:
                     self.tripwires.start(self._hook_methods)
                 cpu_cap = self._cpu_cap(t_limit)
-                self._arm(wall_limit, cpu_cap)
+                self._arm(wall_limit, cpu_cap, t0)
                 try:
                     value = fn(*args)
                 finally:
@@ -520,7 +556,6 @@ class Child:
                 res.update(status="error", exception=self._describe(e))
         cpu = time.process_time() - t0
         wall = time.perf_counter() - w0
-        self._disarm()
         self._restore_std()
         res["cpu"], res["wall"] = round(cpu, 6), round(wall, 6)
         if res["status"] == "ok" and cpu > t_limit:
