@@ -129,6 +129,29 @@ def test_unprivileged_no_caps_own_pid_namespace(sb):
         assert r.value["procs"] == ["1"]           # sees nothing but itself
 
 
+NAMESPACES = ("pid", "mnt", "net", "ipc", "uts", "cgroup")
+
+
+def test_every_session_has_namespaces_of_every_kind_no_other_process_shares(sb):
+    """Seen from the host: no process but the session's own (not the zygote, nor the
+    processes above it, a spare) is in any of its namespaces.  (Only processes alive at once
+    can be compared: a freed namespace's number is given to the next one.)"""
+    src = f"import os\ndef f():\n    return [os.readlink('/proc/self/ns/' + k) for k in {list(NAMESPACES)!r}]\n"
+    sb.prepare(2)                        # a spare waits while the first session runs
+    for _ in range(2):
+        with sb.session({"ns.py": src}, "ns.py") as s:
+            mine = s.call("f", [], time_limit=2).value
+            sharing: dict[str, list[str]] = {k: [] for k in NAMESPACES}
+            for p in os.listdir("/proc"):
+                for k, link in zip(NAMESPACES, mine):
+                    try:
+                        if p.isdigit() and os.readlink(f"/proc/{p}/ns/{k}") == link:
+                            sharing[k].append(Path(f"/proc/{p}/cmdline").read_bytes()[:60].decode(errors="replace"))
+                    except OSError:
+                        pass
+            assert all(len(v) == 1 for v in sharing.values()), (mine, sharing)
+
+
 # ------------------------------------------------------------------ files
 def test_cannot_read_grader_specs_reference_or_planted_files(sb, tmp_path):
     secret = tmp_path / "answer_key.txt"

@@ -7,10 +7,17 @@ session child, ``monitor`` the ban watcher, lazily — and timeout_decorator if 
 Process tree inside one slot's sandbox (bwrap's pid namespace)::
 
     bwrap (pid 1)
-      zygote            long-lived; speaks to the parent on the control socket
-        I               one per session start: unshare(pid+mount ns), waits for G
-          G             pid 1 of a fresh pid namespace: loads the student's
-                        module and serves calls on its own socketpair
+      harness           waits for the zygote (see _own_pid_namespace)
+       zygote           long-lived, pid 1 of a pid namespace of its own; speaks to
+                        the parent on the control socket
+        G               one per session: pid 1 of a fresh pid namespace (the zygote
+                        unshares it for its next child, forks G, and goes back to its
+                        own), in fresh mount, net, ipc, uts and cgroup namespaces of its
+                        own (G unshares them first thing); loads the student's module
+                        and serves calls on its own socketpair
+
+Without bubblewrap (no namespaces) an intermediate process I sits between the zygote
+and G, to kill what G leaves behind.
 
 The zygote creates a fresh socketpair for every G and hands the parent its end
 with SCM_RIGHTS, so G never sees the control socket and a dead G leaves no
@@ -47,6 +54,7 @@ if "_gradechild" not in sys.modules:
 from _gradechild import codec  # noqa: E402
 from _gradechild.linux import (  # noqa: E402
     CLONE_NEWNS,
+    CLONE_NEWPID,
     SESSION_NAMESPACES,
     MS_BIND,
     MS_NODEV,
@@ -81,8 +89,9 @@ except ImportError:  # pragma: no cover - Windows
 
 # --------------------------------------------------------------- zygote
 class _Forked:
-    """One session process the zygote made: I (the intermediate), G (the session's pid 1),
-    the zygote's end of G's channel until it is handed to the parent, its scratch folder."""
+    """One session process the zygote made: the child it reaps (I, the intermediate, or G
+    itself in namespaces), G (the session's pid 1), the zygote's end of G's channel until
+    it is handed to the parent, its scratch folder."""
 
     __slots__ = ("ipid", "gpid", "chan", "scratch")
 
@@ -107,6 +116,8 @@ class Zygote:
         self.cur: _Forked | None = None
         self.spares: list[_Forked] = []
         self.dying: list[_Forked] = []
+        # The zygote's own pid namespace, to go back to after forking a session into a new one.
+        self.pid_ns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC) if self.isolated else -1
         for p in cfg.get("sys_path", []):
             if p not in sys.path:
                 sys.path.append(p)
@@ -198,7 +209,45 @@ class Zygote:
             chan.close()
 
     def _fork(self) -> _Forked:
-        """I and G in fresh namespaces; returns once G is isolated and ready (or is dead)."""
+        """G in fresh namespaces; returns once it is isolated and ready (or is dead)."""
+        if self.isolated:
+            return self._fork_isolated()
+        return self._fork_intermediate()
+
+    def _fork_isolated(self) -> _Forked:
+        """G forked straight into a fresh pid namespace: the zygote unshares one for its next
+        child only and enters its own again at once (a second one cannot be unshared before
+        that).  G unshares the other namespaces itself, before anything else; the zygote's
+        descriptors it inherits are closed first."""
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        _chk(libc().unshare(CLONE_NEWPID), "unshare")
+        try:
+            gpid = os.fork()
+        except BaseException:
+            self._own_pid_ns()
+            raise
+        if gpid == 0:  # ---------------- G
+            try:
+                for sock in [self.ctl, a] + [other.chan for other in self.spares if other.chan is not None]:
+                    sock.close()
+                os.close(self.pid_ns)
+                _chk(libc().unshare(SESSION_NAMESPACES & ~CLONE_NEWPID), "unshare")
+                Child(self.cfg, None, b, None, self.preinstalled).run()
+            except BaseException:
+                _report_crash()
+            os._exit(121)
+        self._own_pid_ns()
+        b.close()
+        return _Forked(gpid, gpid if _await_ready(a) else None, a, None)
+
+    def _own_pid_ns(self) -> None:
+        """Back to the zygote's own pid namespace for the children to come; a zygote that
+        cannot go back would put the next session in this one's, so it ends."""
+        if libc().setns(self.pid_ns, CLONE_NEWPID) != 0:
+            os._exit(122)
+
+    def _fork_intermediate(self) -> _Forked:
+        """I and G, I killing whatever G leaves behind (no pid namespace)."""
         a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         r, w = os.pipe()
         scratch = None
@@ -216,9 +265,7 @@ class Zygote:
                 for other in self.spares:
                     if other.chan is not None:
                         other.chan.close()
-                if self.isolated:
-                    _chk(libc().unshare(SESSION_NAMESPACES), "unshare")
-                elif sys.platform.startswith("linux"):
+                if sys.platform.startswith("linux"):
                     prctl(PR_SET_CHILD_SUBREAPER, 1)
                 gpid = os.fork()
                 if gpid == 0:
@@ -226,15 +273,12 @@ class Zygote:
                     try:
                         Child(self.cfg, None, b, scratch, self.preinstalled).run()
                     except BaseException:
-                        try:
-                            sys.__stderr__.write(traceback.format_exc())  # type: ignore[union-attr]
-                        except Exception:
-                            pass
+                        _report_crash()
                     os._exit(121)
                 b.close()
                 os.write(w, str(gpid).encode())
                 os.close(w)
-                _intermediate_wait(gpid, self.isolated or bool(self.container))   # container: the uid sweep kills orphans
+                _intermediate_wait(gpid, bool(self.container))   # container: the uid sweep kills orphans
             except BaseException:
                 os._exit(120)
             os._exit(120)
@@ -309,6 +353,13 @@ class Zygote:
         for forked in self.spares + self.dying:
             self._finish(forked, wait=True, kill=False)
         self.spares, self.dying = [], []
+
+
+def _report_crash() -> None:
+    try:
+        sys.__stderr__.write(traceback.format_exc())  # type: ignore[union-attr]
+    except Exception:
+        pass
 
 
 def _kill_g(forked: _Forked) -> None:
@@ -441,7 +492,21 @@ def main() -> None:
         exec_main(int(sys.argv[2]))
         return
     cfg = json.loads(sys.argv[1])
+    if cfg.get("isolated"):
+        _own_pid_namespace(cfg["ctl_fd"])
     Zygote(cfg).serve()
+
+
+def _own_pid_namespace(ctl_fd: int) -> None:
+    """Go on as pid 1 of a pid namespace that the sandbox's own user namespace owns (this
+    process waits for it): bubblewrap's belongs to the user namespace above, and only in
+    one of its own may the zygote enter its pid namespace again after forking a session
+    into a fresh one (``Zygote._own_pid_ns``)."""
+    _chk(libc().unshare(CLONE_NEWPID), "unshare")
+    pid = os.fork()
+    if pid:
+        os.close(ctl_fd)                 # the zygote's end alone: its death closes the channel
+        _intermediate_wait(pid, True)
 
 
 if __name__ == "__main__":
