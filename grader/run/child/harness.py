@@ -68,6 +68,8 @@ from _gradechild.linux import (  # noqa: E402
     PR_SET_NO_NEW_PRIVS,
     _chk,
     drop_all_caps,
+    drop_bounding_set,
+    keyring_filter,
     libc,
     mount,
     prctl,
@@ -133,6 +135,13 @@ class Zygote:
         # tripwires (inactive until a call starts) instead of patching every module itself.
         watch = tuple(cfg.get("watch") or ())
         self.preinstalled = (watch, monitor.Tripwires(watch).install()) if watch else None
+        if self.isolated:                    # once for every session (see Child._isolate)
+            # A mount namespace of the zygote's own user namespace: only there may it make the
+            # mounts private that every session's namespace copies (bubblewrap's is the one above).
+            _chk(libc().unshare(CLONE_NEWNS), "unshare")
+            mount(None, "/", None, MS_REC | MS_PRIVATE)
+            drop_bounding_set()
+            keyring_filter()
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 0)        # children cannot ptrace / read our memory
         if resource is not None:

@@ -72,8 +72,19 @@ class _CapData(ctypes.Structure):
 
 
 def drop_all_caps() -> None:
+    drop_bounding_set()
+    drop_caps()
+
+
+def drop_bounding_set() -> None:
+    """No capability can be gained by exec any more; children inherit the bounding set, so
+    the zygote drops it once for every session it forks."""
     for cap in range(64):
         prctl(PR_CAPBSET_DROP, cap)          # EINVAL past the last cap: ignored
+
+
+def drop_caps() -> None:
+    """This process's own capabilities: ambient, effective, permitted, inheritable."""
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     hdr = _CapHeader(0x20080522, 0)
     data = (_CapData * 2)()
@@ -112,13 +123,23 @@ def _keyring_filter() -> list[tuple[int, int, int, int]]:
     return prog
 
 
+_fprog: tuple[_SockFprog, ctypes.Array[_SockFilter]] | None = None
+
+
+def keyring_filter() -> _SockFprog:
+    """The filter, built once (the zygote builds it before forking: a session only installs it)."""
+    global _fprog
+    if _fprog is None:
+        prog = _keyring_filter()
+        arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
+        _fprog = (_SockFprog(len(prog), arr), arr)
+    return _fprog[0]
+
+
 def forbid_keyrings() -> None:
     """Kernel keyrings belong to the slot's user namespace and would outlive a session:
     refuse them (needs no_new_privs, which the child sets first)."""
-    prog = _keyring_filter()
-    arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
-    fprog = _SockFprog(len(prog), arr)
-    _chk(prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog)), "seccomp")
+    _chk(prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(keyring_filter())), "seccomp")
 
 
 def prctl_ptr(option: int, arg2: int, address: int) -> int:

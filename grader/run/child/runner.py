@@ -34,13 +34,11 @@ from _gradechild.linux import (
     MS_NODEV,
     MS_NOEXEC,
     MS_NOSUID,
-    MS_PRIVATE,
     MS_RDONLY,
-    MS_REC,
     MS_REMOUNT,
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
-    drop_all_caps,
+    drop_caps,
     forbid_keyrings,
     mount,
     prctl,
@@ -114,14 +112,16 @@ class Child:
 
     # -- setup ------------------------------------------------------------
     def _isolate(self) -> None:
+        """The session's own /proc, scratch, /tmp and /dev/shm, and no capability left.  The
+        zygote made its mounts private and dropped the bounding set once (``Zygote.__init__``):
+        this process's copies of both are already so."""
         mb = int(self.cfg.get("scratch_mb") or self.limits.get("scratch_mb", 64))
-        mount(None, "/", None, MS_REC | MS_PRIVATE)
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         mount("tmpfs", "/w", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
         mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        drop_all_caps()
+        drop_caps()
 
     def _rlimits(self) -> None:
         if resource is None:
