@@ -152,6 +152,20 @@ def test_every_session_has_namespaces_of_every_kind_no_other_process_shares(sb):
             assert all(len(v) == 1 for v in sharing.values()), (mine, sharing)
 
 
+def test_student_code_holds_no_descriptor_of_the_zygote(sb):
+    """Only stdin, the captured output, the session's own channel and the harness's look at
+    /proc/self/task are open when student code runs; a spare's channel is not among them."""
+    src = ("import os\ndef f():\n    out = {}\n    for fd in os.listdir('/proc/self/fd'):\n"
+           "        try:\n            out[int(fd)] = os.readlink('/proc/self/fd/' + fd)\n"
+           "        except OSError:\n            pass\n    return out\n")
+    sb.prepare(2)
+    with sb.session({"fds.py": src}, "fds.py") as s:
+        fds = s.call("f", [], time_limit=2).value
+    rest = sorted("socket" if v.startswith("socket:") else v for fd, v in fds.items() if fd > 2)
+    assert rest == ["/memfd:output (deleted)", "/proc/1/task", "socket"], fds
+    assert fds[0] == "/dev/null" and fds[1] == fds[2] and fds[1].startswith("/memfd:output"), fds
+
+
 # ------------------------------------------------------------------ files
 def test_cannot_read_grader_specs_reference_or_planted_files(sb, tmp_path):
     secret = tmp_path / "answer_key.txt"

@@ -76,6 +76,42 @@ def _text(obj: object, cap: int = 2000) -> str:
     return s
 
 
+def _close_all_but(*keep: int) -> None:
+    """Close every descriptor but ``keep``.  With the close_range system call (Linux 5.9),
+    one per gap up to the descriptor limit; without it (closerange would then close every
+    number one by one), those /proc/self/fd lists."""
+    if _CLOSE_RANGE:
+        low = 0
+        for fd in sorted(set(keep)):
+            if fd > low:
+                os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, _MAX_FD)
+        return
+    try:
+        fds = [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _has_close_range() -> bool:
+    try:
+        major, minor = (int(x) for x in os.uname().release.split(".")[:2])
+    except (AttributeError, ValueError):
+        return False
+    return sys.platform.startswith("linux") and (major, minor) >= (5, 9)
+
+
+_CLOSE_RANGE = _has_close_range()
+_MAX_FD = os.sysconf("SC_OPEN_MAX") if _CLOSE_RANGE else 0   # none is opened above the limit
+
+
 class Child:
     """One session's process.  ``msg`` (main file, limits, nonce, watch list, files) arrives as
     the first line on its own channel, so a child can be forked and isolated before the
@@ -177,8 +213,12 @@ class Child:
             path = os.path.join(self.scratch, name)
             if os.path.dirname(name):
                 os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "wb") as f:
-                f.write(data)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            try:
+                while data:
+                    data = data[os.write(fd, data):]
+            finally:
+                os.close(fd)
         os.chdir(self.scratch)
         # captured output: fd 1 and 2 -> an anonymous file (no name to find)
         if hasattr(os, "memfd_create"):
@@ -194,18 +234,8 @@ class Child:
         os.dup2(self.out_fd, 1)
         os.dup2(self.out_fd, 2)
         if hasattr(signal, "SIGXFSZ"):
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        keep = {0, 1, 2, self.out_fd, self.sock.fileno()}
-        try:
-            fds = [int(x) for x in os.listdir("/proc/self/fd")]
-        except OSError:
-            fds = list(range(3, 1024))
-        for fd in fds:
-            if fd not in keep:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+            _signal.signal(int(signal.SIGXFSZ), _signal.SIG_IGN)
+        _close_all_but(0, 1, 2, self.out_fd, self.sock.fileno())
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", write_through=False)
