@@ -170,6 +170,9 @@ class PortableSession(Session):
     def _drop_chan(self) -> None:
         self._kill_child()
 
+    def _lost_child(self) -> bool:
+        return False                              # a subprocess of its own, which no other session ends
+
     def _read_reply(self, deadline: float | None) -> tuple[bytes | None, str]:
         return cast(_Pipe, self._live_chan()).read(deadline)
 

@@ -308,7 +308,7 @@ class Session:
     def _ensure_child(self, clean: bool = False) -> CallResult | None:
         """A live child with a clean channel, restarting it if needed; a CallResult when impossible.
         ``clean``: the channel was just found to hold nothing (see ``_check_row``)."""
-        if (self._restart or self._chan is None or self.sandbox.holder is not self
+        if (self._restart or self._chan is None or self._lost_child()
                 or (not clean and self._reply_pending())):
             self.restarts += 1
             self._kill_child()
@@ -318,6 +318,10 @@ class Session:
                 return CallResult("crashed", detail=f"the module could not be loaded again after a restart: "
                                                     f"{again.message}")
         return None
+
+    def _lost_child(self) -> bool:
+        """Did another session's spawn end this session's child (see ``Sandbox.holder``)?"""
+        return self.sandbox.holder is not self
 
     def _live_chan(self) -> _Channel:
         """The channel to the child; callers have just made sure there is one (``_ensure_child``)."""
