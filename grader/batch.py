@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
 from grader.plan import Plan, make_plan
-from grader.run.sandbox import IsolationProfile, Limits, Sandbox, probe
+from grader.run.sandbox import IsolationProfile, Limits, Sandbox, kept_sandbox, probe
 from grader.session import Grader, GradingSession, Outcome, Sink, internal_error, open_session
 from grader.spec.model import Spec
 from grader.submissions import Submission
@@ -52,7 +52,9 @@ def grader_factory(spec: Spec, *, limits: Limits | None = None, profile: Isolati
         plan = make_plan(spec, visibility="public" if public_only else None)
 
     def make(slot: int) -> tuple[Grader, Callable[[], None]]:
-        sandbox = Sandbox(profile, limits or Limits(), slot=slot, watch=watch_list(spec))
+        watch = watch_list(spec)
+        sandbox = (slot == 0 and kept_sandbox(profile or probe(), limits or Limits(), watch)) or \
+            Sandbox(profile, limits or Limits(), slot=slot, watch=watch)
         return FunctionGrader(plan, sandbox), sandbox.close
 
     return make

@@ -138,14 +138,15 @@ def _plan_or_none(spec: "Spec") -> "Plan | None":
         return None
 
 
-def _probe_in_background() -> None:
+def _probe_in_background(keep: bool = False) -> None:
     """Start the sandbox probe (a real bubblewrap start) in a thread: it mostly waits on its
-    subprocess, so it overlaps the parent's own work; ``resolve_profile`` waits for it."""
+    subprocess, so it overlaps the parent's own work; ``resolve_profile`` waits for it.
+    ``keep``: its sandbox stays open for the one slot a self-check grades in."""
     import threading
 
     from grader.run.sandbox import probe
 
-    threading.Thread(target=probe, name="grader-probe", daemon=True).start()
+    threading.Thread(target=probe, kwargs={"keep": True} if keep else {}, name="grader-probe", daemon=True).start()
 
 
 def _calibration_note(spec) -> str:
@@ -229,7 +230,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     # A student waits for this command: the calibration overlaps loading the spec, or one
     # measured on this machine in the last hour stands in.
     measure_in_background(reuse_recent=True)
-    _probe_in_background()
+    _probe_in_background(keep=True)      # its sandbox is the one the check's session runs in
     from grader.check import run_check
 
     return run_check(args.spec, args.file)

@@ -554,3 +554,30 @@ def test_timeout_verdicts_are_stable_on_a_loaded_machine(sb):
         for hog in hogs:
             hog.kill()
             hog.wait()
+
+
+# ------------------------------------------------------------------ the probe's kept sandbox
+def test_the_probes_kept_sandbox_serves_one_session_and_still_watches_bans(monkeypatch):
+    """``grader check`` grades in the sandbox its probe started (no second zygote start):
+    taken once, only with the probe's own limits, and its zygote preinstalled no tripwires,
+    so a session watching ``sum`` must install its own."""
+    from grader.run import sandbox as sandbox_module
+
+    monkeypatch.setattr(sandbox_module, "_probe_cache", None)
+    monkeypatch.setattr(sandbox_module, "_kept", None)
+    prof = sandbox_module.probe(keep=True)
+    assert sandbox_module.kept_sandbox(prof, Limits(memory_mb=512), ["builtins.sum"]) is None   # other limits: closed
+    assert sandbox_module._kept is None
+    monkeypatch.setattr(sandbox_module, "_probe_cache", None)
+    prof = sandbox_module.probe(keep=True)
+    box = sandbox_module.kept_sandbox(prof, Limits(), ["builtins.sum"])
+    assert box is not None and box.profile == prof and box.zygote_starts == 1
+    try:
+        assert sandbox_module.kept_sandbox(prof, Limits(), ["builtins.sum"]) is None   # taken once
+        src = "def f(xs):\n    return sum(xs)\n"
+        with box.session({"w.py": src}, "w.py", watch=["builtins.sum"]) as s:
+            r = s.call("f", [[1, 2]], time_limit=1, watch=True)
+        assert r.value == 3 and [h["banned"] for h in r.watch_hits] == ["builtins.sum"], r
+        assert box.zygote_starts == 1
+    finally:
+        box.close()
