@@ -53,8 +53,9 @@ def grader_factory(spec: Spec, *, limits: Limits | None = None, profile: Isolati
 
     def make(slot: int) -> tuple[Grader, Callable[[], None]]:
         watch = watch_list(spec)
-        sandbox = (slot == 0 and kept_sandbox(profile or probe(), limits or Limits(), watch)) or \
-            Sandbox(profile, limits or Limits(), slot=slot, watch=watch)
+        sandbox = kept_sandbox(profile or probe(), limits or Limits(), watch) if slot == 0 else None
+        if sandbox is None:
+            sandbox = Sandbox(profile, limits or Limits(), slot=slot, watch=watch)
         return FunctionGrader(plan, sandbox), sandbox.close
 
     return make

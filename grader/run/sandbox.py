@@ -138,7 +138,7 @@ class Sandbox:
         # The session whose process is the zygote's current one.  The zygote runs one at a
         # time: a spawn (or a prepare) ends the current process, whichever session owns it,
         # so a session that is not the holder has lost its child and must not end another's.
-        self.holder: object | None = None
+        self.holder: Session | None = None
         self.meter: meter.Meter | None = None      # the kernel's CPU accounting of this slot
         self._cgroup: meter.CgroupSlot | None = None
         self._box: container.Slot | None = None   # the container profile's uid, scratch and cgroup

@@ -228,9 +228,8 @@ class Session:
         """End this session's child and return its exit status; nothing to end when another
         session's spawn already ended it (the zygote's current process is then not ours)."""
         self._drop_chan()
-        if self.sandbox.holder is not self:
+        if not self._let_go():
             return None
-        self.sandbox.holder = None
         try:
             reply, _ = self.sandbox._request({"op": "kill"})
             status: dict[str, Any] | None = reply.get("status")
@@ -322,6 +321,14 @@ class Session:
     def _lost_child(self) -> bool:
         """Did another session's spawn end this session's child (see ``Sandbox.holder``)?"""
         return self.sandbox.holder is not self
+
+    def _let_go(self) -> bool:
+        """Stop holding the zygote's current process; False when it was not this session's
+        (another session's spawn ended our child already: nothing of ours is left to end)."""
+        if self.sandbox.holder is not self:
+            return False
+        self.sandbox.holder = None
+        return True
 
     def _live_chan(self) -> _Channel:
         """The channel to the child; callers have just made sure there is one (``_ensure_child``)."""
@@ -659,8 +666,7 @@ class Session:
             return
         self._closed = True
         self._drop_chan()
-        if self.sandbox.holder is self:         # else another session's spawn ended it already
-            self.sandbox.holder = None
+        if self._let_go():
             self.sandbox._post({"op": "drop"})
 
     def __enter__(self) -> Session:
