@@ -144,9 +144,9 @@ def _probe_in_background(keep: bool = False) -> None:
     ``keep``: its sandbox stays open for the one slot a self-check grades in."""
     import threading
 
-    from grader.run.sandbox import probe
+    from grader.run.sandbox import probe, probe_and_hold
 
-    threading.Thread(target=probe, kwargs={"keep": True} if keep else {}, name="grader-probe", daemon=True).start()
+    threading.Thread(target=probe_and_hold if keep else probe, name="grader-probe", daemon=True).start()
 
 
 def _calibration_note(spec) -> str:

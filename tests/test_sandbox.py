@@ -581,3 +581,31 @@ def test_the_probes_kept_sandbox_serves_one_session_and_still_watches_bans(monke
         assert box.zygote_starts == 1
     finally:
         box.close()
+
+
+def test_the_kept_sandbox_outlives_the_probe_thread_that_started_it(monkeypatch):
+    """bubblewrap's parent-death signal fires when the thread that started the zygote ends:
+    the probe thread of ``grader check`` holds on until the kept sandbox is closed, so the
+    check's session runs in the probe's zygote instead of a second one."""
+    import threading
+    import time
+
+    from grader.run import sandbox as sandbox_module
+
+    monkeypatch.setattr(sandbox_module, "_probe_cache", None)
+    monkeypatch.setattr(sandbox_module, "_kept", None)
+    thread = threading.Thread(target=sandbox_module.probe_and_hold, daemon=True)
+    thread.start()
+    prof = sandbox_module.probe()                  # waits for the thread's probe
+    time.sleep(0.3)                                # long enough for a parent-death signal to land
+    box = sandbox_module.kept_sandbox(prof, Limits(), [])
+    assert box is not None and box.zygote_starts == 1
+    try:
+        with box.session({"m.py": "def f(x):\n    return x + 1\n"}, "m.py") as s:
+            assert s.call("f", [41], time_limit=1).value == 42
+        assert box.zygote_starts == 1              # the probe's zygote served the session
+        assert thread.is_alive()
+    finally:
+        box.close()
+    thread.join(5)
+    assert not thread.is_alive()                   # and lets go once the sandbox is closed

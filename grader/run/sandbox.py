@@ -81,6 +81,18 @@ def probe(keep: bool = False) -> IsolationProfile:
         return prof
 
 
+def probe_and_hold() -> None:
+    """``probe(keep=True)`` for a thread of its own, which then waits until the kept sandbox
+    is closed.  bubblewrap's ``--die-with-parent`` is a parent-death signal, which Linux
+    sends when the *thread* that started the sandbox ends: a probe thread that returned at
+    once would take the kept zygote with it, and the check would start a second one."""
+    probe(keep=True)
+    with _probe_lock:
+        box = _kept
+    if box is not None:
+        box.closed.wait()
+
+
 def _trial(cand: IsolationProfile, keep: bool = False) -> tuple[str | None, Sandbox | None]:
     """Run one real session under ``cand``: the kind of its CPU meter (None if it failed), and
     with ``keep`` the sandbox it ran in, still open, when it worked."""
@@ -132,6 +144,7 @@ class Sandbox:
         self._fds: list[int] = []
         self._scratch_root: str | None = None
         self._closed = False
+        self.closed = threading.Event()          # set by close(): see probe_and_hold
         self.zygote_starts = 0
         self._code: tuple[tuple[str, bytes], str | None] | None = None   # the last main file compiled
         self._files_digest = b""                 # the files of the last session started
@@ -327,6 +340,7 @@ class Sandbox:
     def close(self) -> None:
         self._closed = True
         self._stop()
+        self.closed.set()
         if self._box is not None:
             self._box.close()                    # also closes the cgroup
             self._box = None
