@@ -276,8 +276,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_plugins() -> None:
-    # Commands that live with their feature register themselves on import.
+def _load_plugins(argv: Sequence[str]) -> None:
+    """Commands that live with their feature register themselves on import: imported unless
+    the command line names a command of this module (a student's ``grader check`` waits
+    for every import; ``grader --help`` lists them all)."""
+    named = next((a for a in argv if not a.startswith("-")), None)
+    if named in COMMANDS:
+        return
     for module in ("grader.tournament.cli", "grader.integrations.cli", "grader.similarity.cli", "grader.audit.cli"):
         try:
             __import__(module)
@@ -288,7 +293,8 @@ def _load_plugins() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _load_plugins()
+    argv = sys.argv[1:] if argv is None else argv
+    _load_plugins(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:

@@ -96,10 +96,24 @@ def _subcommands(help_text: str) -> set[str]:
     return set(re.findall(r"^    ([a-z][a-z\-]*)(?:\s|$)", help_text, re.M))
 
 
+def test_5_a_core_command_imports_no_feature_plugin():
+    """``grader check`` waits on every import: the feature modules' commands are not loaded
+    for a command of the core, and are for any other."""
+    probe = ("import sys\nfrom grader.cli import main\ncode = main(sys.argv[1:])\n"
+             "print(sorted(m for m in sys.modules if m.endswith('.cli') and m != 'grader.cli'))\n")
+    spec, file = "specs/hw7_iteration.yaml", "reference/hw7_iteration.py"
+    core = subprocess.run([sys.executable, "-c", probe, "bans", spec, file], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert core.stdout.strip().splitlines()[-1] == "[]", core
+    other = subprocess.run([sys.executable, "-c", probe, "--debug", "similarity", "--help"], capture_output=True,
+                           text=True, timeout=60, cwd=ROOT)
+    assert "usage: grader similarity" in other.stdout, other
+
+
 def test_5_every_way_of_starting_the_cli_offers_every_subcommand():
     from grader.cli import COMMANDS, _load_plugins
 
-    _load_plugins()
+    _load_plugins([])
     expected = set(COMMANDS)
     assert {"grade", "check", "tournament", "gradescope"} <= expected
     ways = [[sys.executable, "-m", "grader"], [sys.executable, "-m", "grader.cli"],

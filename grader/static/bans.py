@@ -59,13 +59,13 @@ import functools
 import gc
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from grader.run.child.monitor import canonical_name, expand_names
 from grader.spec.model import BanPolicy
-from grader.static.exprs import ADD_EQUIV, RawFinding
-from grader.static.interp import Interp
-from grader.static.reach import affected, graded_units
+
+if TYPE_CHECKING:
+    from grader.static.exprs import RawFinding
 
 RULES = ("banned-call", "banned-reference", "dynamic-code", "unanalysable")
 
@@ -85,6 +85,8 @@ class Finding:
 
 def parse_policy(names: Iterable[str]) -> tuple[dict, list]:
     """(covered qualified name -> policy name, [(pair name, outer, inner names)])."""
+    from grader.static.exprs import ADD_EQUIV
+
     names = list(names)
     plain = [n for n in names if "(" not in n]
     pairs = []
@@ -397,6 +399,10 @@ def _check_bans(source: str, filename: str, policy: BanPolicy,
                         f"The file does not parse ({getattr(exc, 'msg', exc)}), so it cannot be checked.")]
     if not mentions_anything_banned(tree, policy.names):
         return []
+    # The full analysis, imported only for a file the pre-check could not clear.
+    from grader.static.interp import Interp
+    from grader.static.reach import affected, graded_units
+
     covered, pairs = parse_policy(policy.names)
     interp = Interp(tree, covered, pairs)
     try:
