@@ -162,8 +162,11 @@ class FunctionGrader:
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file
         violations = static_violations(self.spec, language, source, submission.main, submission.files)
-        public = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if p.case.is_public]
-        hidden = [p for fn in self.spec.functions for p in self.plan.for_function(fn.name) if not p.case.is_public]
+        public: list[PlannedCase] = []
+        hidden: list[PlannedCase] = []
+        for fn in self.spec.functions:
+            for p in self.plan.for_function(fn.name):
+                (public if p.case.is_public else hidden).append(p)
         # Public and hidden cases never share a process: whatever a submission keeps from a
         # hidden case (inputs in a global, a file) cannot come back out through a public one.
         # The consecutive-timeout rule is the parent's: one count over both sessions.
@@ -218,12 +221,15 @@ class FunctionGrader:
         calls: dict[int, CallResult] = {}
         skipped: set[int] = set()
         assert submission.main is not None
+        by_function: dict[str, list[PlannedCase]] = {}
+        for p in planned:
+            by_function.setdefault(p.case.function, []).append(p)
         with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as session:
             if not session.load.ok:
                 return session.load, calls, skipped
             for fn in self.spec.functions:
                 found_as, _ = find_function(fn, session.load.names)
-                mine = [p for p in planned if p.case.function == fn.name]
+                mine = by_function.get(fn.name, [])
                 if found_as is None:
                     rule.missing(fn.name)
                 if found_as is None or not mine:
