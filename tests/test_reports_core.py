@@ -6,6 +6,8 @@ import importlib.util
 import io
 import json
 import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -63,6 +65,18 @@ def test_register_refuses_a_second_class_for_a_name():
 
     with pytest.raises(ValueError, match="already registered"):
         register_reporter(Fake)
+
+
+def test_a_built_in_format_not_imported_yet_is_still_taken():
+    """Built-in formats are imported when first asked for; a plug-in registering one of their
+    names first is refused all the same (a fresh interpreter: nothing imported them)."""
+    code = ("import pytest\nfrom grader.reports import register_reporter, get_reporter\n"
+            "class Fake:\n    name = 'csv'\n"
+            "with pytest.raises(ValueError, match='already registered by CsvReporter'):\n"
+            "    register_reporter(Fake)\n"
+            "assert get_reporter('csv').__name__ == 'CsvReporter'\nprint('refused')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "refused", done.stderr
 
 
 def test_write_reports_checks_every_name_before_writing(tmp_path):

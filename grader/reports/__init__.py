@@ -74,6 +74,9 @@ def register_reporter(cls: type[Reporter]) -> type[Reporter]:
     if not isinstance(name, str) or not name:
         raise TypeError(f"reporter {cls.__qualname__} needs a non-empty str 'name'")
     existing = _REGISTERED.get(name)
+    builtin = _BUILTIN.get(name)
+    if existing is None and builtin is not None and builtin != f"{cls.__module__}:{cls.__qualname__}":
+        existing = _builtin(name)           # a built-in not imported yet is taken all the same
     if existing is not None and existing is not cls:
         raise ValueError(f"report format {name!r} is already registered by {existing.__qualname__}")
     _REGISTERED[name] = cls
