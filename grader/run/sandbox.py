@@ -143,8 +143,7 @@ class Sandbox:
         self._ctl_buf = bytearray()
         self._fds: list[int] = []
         self._scratch_root: str | None = None
-        self._closed = False
-        self.closed = threading.Event()          # set by close(): see probe_and_hold
+        self.closed = threading.Event()          # set by close(); probe_and_hold waits on it
         self.zygote_starts = 0
         self._code: tuple[tuple[str, bytes], str | None] | None = None   # the last main file compiled
         self._files_digest = b""                 # the files of the last session started
@@ -292,13 +291,13 @@ class Sandbox:
         """Have the next ``sessions`` session processes forked into fresh namespaces and
         isolated now, while the parent does other work (judging); call it when no session of
         this slot is running, so their CPU time is never counted in a call's."""
-        if not self._closed and self.profile.name != "portable":
+        if not self.closed.is_set() and self.profile.name != "portable":
             self.holder = None                   # the zygote ends its current session first
             self._post({"op": "prepare", "n": int(sessions)})
 
     def session(self, files: Mapping[str, str | bytes], main: str, watch: Sequence[str] = (),
                 *, load_time_limit: float = 10.0) -> "Session":
-        if self._closed:
+        if self.closed.is_set():
             raise SandboxError("the sandbox is closed")
         if self.profile.name == "portable":      # no fork: one subprocess per session, no zygote
             from .portable import PortableSession
@@ -338,9 +337,8 @@ class Sandbox:
         return text
 
     def close(self) -> None:
-        self._closed = True
-        self._stop()
         self.closed.set()
+        self._stop()
         if self._box is not None:
             self._box.close()                    # also closes the cgroup
             self._box = None
