@@ -4,6 +4,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -30,3 +31,16 @@ def root() -> Path:
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def terminal_sigint():
+    """``preexec_fn`` for a child that a test stops with Ctrl-C's SIGINT: the signal at its
+    default, as in a terminal's foreground job.  A run started as a background job of a
+    script inherits SIGINT *ignored* (POSIX, without job control), and Python then installs
+    no KeyboardInterrupt handler: the child would never see the Ctrl-C the test sends."""
+    return _sigint_default

@@ -218,13 +218,14 @@ def test_a_result_that_cannot_travel_is_that_submissions_internal_error(tmp_path
     assert "cannot pickle this value" in result.errors[0].message
 
 
-def test_ctrl_c_stops_the_workers_and_their_sandboxes(tmp_path):
+def test_ctrl_c_stops_the_workers_and_their_sandboxes(tmp_path, terminal_sigint):
     slow = "import time\ntime.sleep(0.4)\n" + GOOD
     klass = _write_class(tmp_path / "class", {f"s{i:02d}": slow for i in range(16)})
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", str(MINI), str(klass), "--out", str(out), "--jobs", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True, env=env, text=True,
+                            preexec_fn=terminal_sigint)
     seen: set[int] = set()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(out.glob("s*.json"))) < 2:

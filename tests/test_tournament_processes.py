@@ -138,7 +138,7 @@ def test_a_grader_bug_in_a_worker_is_reported_not_charged(slots):
 
 
 @pytest.mark.skipif(not is_root(), reason="the sandbox runs as a slot's own uid only for root")
-def test_ctrl_c_leaves_no_sandbox_behind(tmp_path):
+def test_ctrl_c_leaves_no_sandbox_behind(tmp_path, terminal_sigint):
     script = tmp_path / "play.py"
     script.write_text(textwrap.dedent(f"""
         import sys
@@ -163,7 +163,7 @@ def test_ctrl_c_leaves_no_sandbox_behind(tmp_path):
         """))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, start_new_session=True, text=True)
+                            env=env, start_new_session=True, text=True, preexec_fn=terminal_sigint)
     try:
         for _ in range(20):  # both workers are playing
             assert proc.stdout is not None and proc.stdout.readline().startswith("game")
