@@ -151,3 +151,39 @@ def test_decode_rejects_deep_and_huge_values():
         codec.decode(10 ** 4400)
     with pytest.raises(codec.CodecError):
         codec.decode(float("nan"))
+
+
+# ------------------------------------------------------------------ reply shapes (grader/run/messages.py)
+_PLAIN = {"n": "ab12", "status": "ok", "cpu": 0.001, "wall": 0.002, "value": [1, {"t": [2]}]}
+
+
+@pytest.mark.parametrize("change", [
+    {}, {"cpu": 0}, {"wall": 9_999_999.0}, {"value": None}, {"n": "x" * 64},
+    {"n": "x" * 65}, {"n": 7}, {"n": None}, {"status": "okay"}, {"status": ["ok"]}, {"status": "error"},
+    {"cpu": -0.1}, {"cpu": float("nan")}, {"cpu": float("inf")}, {"cpu": True}, {"cpu": "0.1"},
+    {"wall": 10**7}, {"wall": None}, {"stdout": "printed"}, {"restart": True}, {"restart": "yes"},
+    {"extra": 1}, {"detail": 5},
+], ids=repr)
+def test_the_short_path_for_usual_replies_accepts_exactly_what_the_full_check_does(change):
+    from grader.run import messages
+
+    reply = {**_PLAIN, **change}
+    try:
+        messages.check(dict(reply), messages.CALL_REPLY)
+        full = None
+    except codec.CodecError as e:
+        full = str(e)
+    try:
+        assert messages.check_call_reply(dict(reply)) == reply
+        short = None
+    except codec.CodecError as e:
+        short = str(e)
+    assert short == full
+
+
+@pytest.mark.parametrize("reply", [{"status": "ok", "cpu": 0.1}, {}, [], "ok", None], ids=repr)
+def test_a_reply_without_its_tag_or_not_an_object_is_refused(reply):
+    from grader.run import messages
+
+    with pytest.raises(codec.CodecError):
+        messages.check_call_reply(reply)

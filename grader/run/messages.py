@@ -10,7 +10,6 @@ data into the store and the reports.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Mapping
 
 from .child.codec import CodecError
@@ -28,7 +27,7 @@ def _opt_int(v: Any) -> bool:
 
 
 def _seconds(v: Any) -> bool:
-    return type(v) in (int, float) and math.isfinite(v) and 0 <= v < 10**7
+    return type(v) in (int, float) and 0 <= v < 10**7     # NaN fails the comparison, infinity the bound
 
 
 def _bool(v: Any) -> bool:
@@ -72,12 +71,26 @@ def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: t
         test = schema.get(key)
         if test is None:
             raise CodecError(f"a reply with an unknown field {str(key)[:40]!r}")
-        if not test(value):
+        if test is not _any and not test(value):
             raise CodecError(f"a reply whose field {key!r} has the wrong type or size")
     for key in required:
         if key not in message:
             raise CodecError(f"a reply without the field {key!r}")
     return message
+
+
+_PLAIN_REPLY = frozenset(("n", "status", "cpu", "wall", "value"))
+
+
+def check_call_reply(message: Any) -> dict[str, Any]:
+    """``check(message, CALL_REPLY)``, with a short path for the usual reply (a value and
+    its times, nothing else) that accepts exactly what the full check accepts of it: it
+    runs once per case, and the general loop's call per field was a tenth of a case's cost."""
+    if type(message) is dict and message.get("status") == "ok" and message.keys() <= _PLAIN_REPLY:
+        n = message.get("n")
+        if type(n) is str and len(n) <= 64 and _seconds(message.get("cpu", 0)) and _seconds(message.get("wall", 0)):
+            return message
+    return check(message, CALL_REPLY)
 
 
 def check_hits(hits: Any, watched: tuple[str, ...]) -> tuple[dict[str, Any], ...]:

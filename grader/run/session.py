@@ -435,7 +435,7 @@ class Session:
                                         detail=f"wrote a result line longer than {codec.MAX_LINE_BYTES} bytes"), wall
             return None, CallResult("crashed", wall_s=wall, detail=_status_detail(status, self.limits)), wall
         try:
-            m = messages.check(codec.loads_line(line or b""), messages.CALL_REPLY)
+            m = messages.check_call_reply(codec.loads_line(line or b""))
             if m.get("n") != nonce:
                 raise codec.CodecError("wrote a result line the harness did not write (a forged line)")
             if last and self._reply_pending():
