@@ -163,8 +163,8 @@ def main() -> None:
             rows.setdefault("call", []).append(calls(sb, args.calls, ()))
             rows.setdefault("call, watched", []).append(calls(sb, args.calls, watch))
             rows.setdefault("session", []).append(sessions(sb, args.sessions))
-            rows.setdefault("hw7 case", []).append(hw7(sb)[:3])
-        n_hw7 = hw7(sb)[3]
+            *per_case, n_hw7 = hw7(sb)
+            rows.setdefault("hw7 case", []).append(tuple(per_case))
     kinds = {"none": 0, **NAMESPACES, "all": sum(NAMESPACES.values())}
     costs = {k: [unshare_cost(args.sessions, f) for _ in range(args.repeat)] for k, f in kinds.items()}
     med = {k: tuple(statistics.median(r[i] for r in v) for i in range(len(v[0]))) for k, v in rows.items()}

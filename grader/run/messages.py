@@ -79,14 +79,14 @@ def check(message: Any, schema: Mapping[str, Callable[[Any], bool]], required: t
     return message
 
 
-_PLAIN_REPLY = frozenset(("n", "status", "cpu", "wall", "value"))
+PLAIN_REPLY = frozenset(("n", "status", "cpu", "wall", "value"))   # the usual reply: a value and its times
 
 
 def check_call_reply(message: Any) -> dict[str, Any]:
     """``check(message, CALL_REPLY)``, with a short path for the usual reply (a value and
     its times, nothing else) that accepts exactly what the full check accepts of it: it
     runs once per case, and the general loop's call per field was a tenth of a case's cost."""
-    if type(message) is dict and message.get("status") == "ok" and message.keys() <= _PLAIN_REPLY:
+    if type(message) is dict and message.get("status") == "ok" and message.keys() <= PLAIN_REPLY:
         n = message.get("n")
         if type(n) is str and len(n) <= 64 and _seconds(message.get("cpu", 0)) and _seconds(message.get("wall", 0)):
             return message

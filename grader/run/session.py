@@ -25,7 +25,6 @@ from .model import CallResult, Limits, LoadResult, SandboxError
 
 Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
 _STATUSES = frozenset(("ok", "error", "timeout", "crashed", "protocol"))
-_PLAIN_REPLY = frozenset(("n", "status", "cpu", "wall", "value"))   # a reply with nothing but a value
 
 if TYPE_CHECKING:
     from .sandbox import Sandbox
@@ -471,7 +470,7 @@ class Session:
         cpu = measured if measured is not None else (float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0)
         raw_wall: Any = m.get("wall")
         cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
-        if status == "ok" and cpu <= time_limit and m.keys() <= _PLAIN_REPLY:  # the usual reply: a value only
+        if status == "ok" and cpu <= time_limit and m.keys() <= messages.PLAIN_REPLY:  # the usual reply: a value only
             value = codec.decode(m.get("value"))
             self._cpu_used += cpu
             return CallResult.ok(value, cpu, cw)
