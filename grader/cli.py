@@ -220,7 +220,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 def _check_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("file", metavar="FILE", help="your submission")
+    p.add_argument("file", metavar="FILE", help="your submission: a file, or a folder of its files")
 
 
 @command("check", "run the public cases on your own file", _check_args)

@@ -25,3 +25,30 @@ def test_the_readme_quick_start_matches_ci():
     assert command in readme
     assert command in ci
     assert "PYTHON=/usr/bin/python3" in ci
+
+
+def _readme_commands() -> dict[str, str]:
+    """The README's command table: command name -> its row's usage cell."""
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Command line\n")[1].strip().split("\n\n")[0]
+    rows = [line.split(" | ")[0] for line in table.splitlines() if line.startswith("| `grader ")]
+    names = [row.split()[2].rstrip("`") for row in rows]
+    assert len(names) == len(set(names)), f"a command has two rows: {sorted(names)}"
+    return dict(zip(names, rows))
+
+
+def test_the_readme_command_table_lists_every_command_and_option_once():
+    import argparse
+
+    from grader import cli
+
+    cli._load_plugins([])
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    rows = _readme_commands()
+    assert set(rows) == set(sub.choices)
+    for name, p in sub.choices.items():
+        options = {opt for a in p._actions for opt in a.option_strings
+                   if opt.startswith("--") and opt not in ("--help", "--debug")}
+        missing = sorted(o for o in options if o not in rows[name])
+        assert not missing, f"README's row for `grader {name}` lacks {missing}"
