@@ -153,11 +153,11 @@ class FunctionGrader:
         errors = [SubmissionError(kind, message) for kind, message in submission.problems]
         errors += [SubmissionError(SubmissionError.NOTE, note) for note in submission.notes]
         if submission.problems:
-            return self._without_running(submission, errors, started, submission.problems[0][1])
+            return self._without_running(submission, errors, started, f"not run: {submission.problems[0][1]}")
         if submission.language not in self.spec.languages:
             message = wrong_language(submission.main or submission.id, [get_language(n) for n in self.spec.languages])
             errors.append(SubmissionError("wrong-language", message))
-            return self._without_running(submission, errors, started, message)
+            return self._without_running(submission, errors, started, f"not run: {message}")
         language = submission.lang
         source = submission.source()
         assert submission.main is not None  # no problems, so discovery found a main file

@@ -9,7 +9,7 @@ the submission and become its errors.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Sequence, cast
 
@@ -60,8 +60,12 @@ def _is_source(path: Path) -> bool:
     return language_of(path.name) is not None and not path.name.startswith(".")
 
 
-def _decode_problems(files: dict[str, bytes], accepted: tuple[Language, ...]) -> tuple[tuple[ErrorKind, str], ...]:
+def _read_sources(files: dict[str, bytes], accepted: tuple[Language, ...]
+                  ) -> tuple[tuple[tuple[ErrorKind, str], ...], tuple[str, ...]]:
+    """(problems, notes): the files that cannot be read as source text, and what the student is
+    told about how the others were read (a file in a legacy code page)."""
     problems: list[tuple[ErrorKind, str]] = []
+    notes: list[str] = []
     for name, data in files.items():
         language = language_of(name, accepted)
         if language is None:
@@ -70,7 +74,10 @@ def _decode_problems(files: dict[str, bytes], accepted: tuple[Language, ...]) ->
             language.decode(name, data)
         except DecodeProblem as exc:
             problems.append((exc.kind, exc.message))
-    return tuple(problems)
+            continue
+        note = language.encoding_note(name, data)
+        notes += [note] if note else []
+    return tuple(problems), tuple(notes)
 
 
 def wrong_language(name: str, accepted: Sequence[Language]) -> str:
@@ -94,10 +101,14 @@ def from_file(path: Path, expected: Sequence[str], *, languages: Sequence[str] |
     if len(expected) == 1 and name not in expected and Path(expected[0]).suffix == path.suffix:
         # A lone file is graded whatever its name; the student is told what it should be called.
         notes = (f"the file is named {name}; the assignment asks for {expected[0]}",)
+    problems: tuple[tuple[ErrorKind, str], ...] = ()
     if unreadable:
-        problems: tuple[tuple[ErrorKind, str], ...] = (cast(tuple[ErrorKind, str], unreadable),)
+        problems = (cast(tuple[ErrorKind, str], unreadable),)
+    elif language is None:
+        problems = (_wrong_language(name, accepted),)
     else:
-        problems = _decode_problems({name: data}, accepted) if language else (_wrong_language(name, accepted),)
+        problems, read_notes = _read_sources({name: data}, accepted)
+        notes += read_notes
     return Submission(id=path.stem, path=path, files={name: data}, main=name, problems=problems, notes=notes,
                       language=language.name if language else None)
 
@@ -140,8 +151,9 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
         if files and not expected:
             missing = _wrong_language(sorted(files)[0], accepted)
         return Submission(id=path.name, path=path, files=files, problems=(missing,))
-    return Submission(id=path.name, path=path, files=files, main=main, problems=_decode_problems(files, accepted),
-                      notes=notes, language=language.name)
+    problems, read_notes = _read_sources(files, accepted)
+    return Submission(id=path.name, path=path, files=files, main=main, problems=problems,
+                      notes=notes + read_notes, language=language.name)
 
 
 def _holds_one_submission(folder: Path, expected: Sequence[str]) -> bool:
@@ -188,6 +200,9 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str], *, language
                     found.append(from_folder(child, expected, languages=languages))
                 elif child.is_file() and (language_of(child.name) is not None or not child.suffix):
                     found.append(from_file(child, expected, languages=languages))
+    # An id comes from a name on disk: one that is not UTF-8 is shown escaped (its files were refused).
+    found = [sub if upload_guard.shown_name(sub.id) == sub.id else replace(sub, id=upload_guard.shown_name(sub.id))
+             for sub in found]
     ids = [s.id for s in found]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:

@@ -4,9 +4,10 @@
   and `grader validate` must fail with a non-zero exit code and a clear message that names the
   spec file (with a line number for problems inside the file), never a traceback.
 * Broken submissions (tests/fixtures/bad_inputs/class/) graded in ONE batch with good ones:
-  an empty file, a binary file, a file that is not UTF-8, a folder without the expected file,
-  and a good file with the wrong name. Each gets a clear submission error, the batch goes on,
-  and the good ones score full.
+  an empty file, a binary file, a folder without the expected file, and a good file with the
+  wrong name. Each gets a clear submission error, the batch goes on, and the good ones score
+  full, among them two saved in Latin-1: one with a coding declaration (valid Python), one
+  without (an editor's Windows code page), which is graded with a note saying so.
 """
 from __future__ import annotations
 
@@ -87,11 +88,10 @@ def test_bad_spec_validate(spec):
 EXPECTED_ERRORS = {
     "empty": ("empty", "empty"),
     "binary": ("binary", "binary"),
-    "latin1": ("encoding", "utf-8"),
     "folder_without_file": ("missing-file", "mini.py"),
 }
 # wrongly_named_homework.py: in a class folder a file's name is the student's id, not a mistake
-FULL = ["good", "folder_ok", "wrongly_named_homework"]  # 10 + 10 + extra credit 5
+FULL = ["good", "folder_ok", "wrongly_named_homework", "latin1", "declared_latin1"]  # 10 + 10 + extra credit 5
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +130,11 @@ def test_good_ones_score_full(class_run, name):
     result = results[name]
     assert result["score"] == pytest.approx(25, abs=0.005), f"{name}: {result['score']} ({[(t['name'], t['status'], t['message']) for t in result['tests'] if t['status'] != 'passed']})"
     assert [e for e in result["errors"] if e["kind"] != "note"] == []
+
+
+def test_a_file_in_a_legacy_code_page_is_graded_with_a_note(class_run):
+    _, results = class_run
+    notes = [e["message"] for e in results["latin1"]["errors"] if e["kind"] == "note"]
+    assert any("latin1.py is saved in" in n and "not UTF-8" in n and "save it as UTF-8" in n for n in notes), notes
+    assert not [e for e in results["declared_latin1"]["errors"] if "UTF-8" in e["message"]], \
+        "a file with a coding declaration is valid Python: nothing to say about it"

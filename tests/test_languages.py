@@ -64,8 +64,9 @@ def test_main_file_rules_belong_to_the_language():
     assert get_language("java").find_main(files) == "Game.java"
     assert get_language("python").find_main({"a.py": b"", "b.py": b""}) is None  # ambiguous
     assert get_language("python").find_main({"a.py": b"", "b.py": b""}, ["b.py"]) == "b.py"
+    assert get_language("python").decode("x.py", b"x = '\xe9'") == "x = '\xe9'"   # Python's own rules, then a code page
     with pytest.raises(DecodeProblem) as info:
-        get_language("python").decode("x.py", b"x = '\xe9'")
+        get_language("matlab").decode("x.m", b"x = '\xe9'")
     assert info.value.kind == "encoding"
     with pytest.raises(NotSupported, match="Java submissions cannot be graded function by function"):
         get_language("java").open_session(None, {}, "Main.java")  # type: ignore[arg-type]

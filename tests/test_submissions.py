@@ -1,6 +1,8 @@
 """Finding submissions in targets, and reading bad ones without stopping the batch."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from grader.errors import GraderError
@@ -38,13 +40,40 @@ def test_folders_of_folders_and_a_single_submission_folder(tmp_path):
         (b"", "empty", "is empty"),
         (b"   \n\n", "empty", "is empty"),
         (b"\x7fELF\x02\x01\x00\x00", "binary", "binary file"),
-        (b"x = '\xe9t\xe9'\n", "encoding", "not UTF-8"),
     ],
 )
 def test_unreadable_files_become_problems_not_exceptions(tmp_path, content, kind, words):
     (tmp_path / "eve.py").write_bytes(content)
     (sub,) = discover([tmp_path / "eve.py"], EXPECTED)
     assert sub.problems[0][0] == kind and words in sub.problems[0][1]
+
+
+def test_a_file_python_reads_in_another_encoding_is_read_as_python_reads_it(tmp_path):
+    """A coding declaration (PEP 263) is valid Python: read in what it declares, nothing to say.
+    A file saved in the Windows code page without one is read in that code page, with a note
+    (Python itself would refuse it). The sandbox gets both as UTF-8, declaration removed, lines kept."""
+    from grader.languages.python import PYTHON
+
+    declared = "# -*- coding: latin-1 -*-\ns = 'été'\n".encode("latin-1")
+    legacy = "# résumé\ns = 'été'\n".encode("cp1252")
+    plain = "# coding: utf-8\ns = 'été'\n".encode("utf-8")
+    for name, data in (("declared.py", declared), ("legacy.py", legacy), ("plain.py", plain)):
+        (tmp_path / name).write_bytes(data)
+    subs = {s.id: s for s in discover([tmp_path], EXPECTED)}
+    assert all(not s.problems for s in subs.values())
+    read_notes = {i: [n for n in s.notes if "UTF-8" in n] for i, s in subs.items()}
+    assert read_notes["declared"] == [] and read_notes["plain"] == []
+    (note,) = read_notes["legacy"]
+    assert "legacy.py is saved in" in note and "save it as UTF-8" in note
+    assert subs["declared"].source().endswith("s = 'été'\n") and subs["legacy"].source().endswith("s = 'été'\n")
+    loaded = PYTHON.loadable({"declared.py": declared, "legacy.py": legacy, "plain.py": plain, "notes.txt": b"\xe9"})
+    assert loaded["plain.py"] is plain and loaded["notes.txt"] == b"\xe9"
+    for name in ("declared.py", "legacy.py"):
+        text = loaded[name].decode("utf-8")
+        assert text.count("\n") == 2 and not re.match(r"[ \t\f]*#.*?coding[:=]", text)   # PEP 263's pattern
+        namespace: dict = {}
+        exec(compile(loaded[name], name, "exec"), namespace)   # as the sandbox's Python compiles it
+        assert namespace["s"] == "été"
 
 
 def test_a_folder_without_the_expected_file(tmp_path):
@@ -135,3 +164,21 @@ def test_a_folder_with_too_many_entries_or_bytes_is_refused_with_the_bound(tmp_p
     assert crowded_sub.problems[0][0] == "too-many-files" and str(upload_guard.MAX_ENTRIES) in crowded_sub.problems[0][1]
     assert heavy_sub.problems[0][0] == "too-large" and "together" in heavy_sub.problems[0][1]
     assert not crowded_sub.files and not heavy_sub.files
+
+
+def test_names_that_are_not_utf8_are_refused_with_the_name_escaped(tmp_path):
+    """Such a name reaches Python as lone surrogates, which no JSON, CSV or terminal can write."""
+    import os
+
+    (tmp_path / os.fsdecode(b"eve\xfd.py")).write_text("x = 1\n")
+    (tmp_path / os.fsdecode(b"dan\xfe")).mkdir()
+    (tmp_path / "carol").mkdir()
+    (tmp_path / "carol" / "hw7_iteration.py").write_text("x = 1\n")
+    (tmp_path / "carol" / os.fsdecode(b"helper\xff.py")).write_text("x = 1\n")
+    subs = {s.id: s for s in discover([tmp_path], EXPECTED)}
+    assert set(subs) == {"eve\\xfd", "dan\\xfe", "carol"}
+    for sub in subs.values():
+        ((kind, message),) = sub.problems
+        assert kind == "unreadable" and "has a name that is not UTF-8 text; rename it" in message
+        message.encode("utf-8")
+    assert subs["carol"].problems[0][1].startswith("helper\\xff.py ")

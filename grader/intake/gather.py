@@ -33,8 +33,9 @@ def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable
 
 
 def _with_notes(sub, notes: Iterable[str], *, named_by_id: bool):
-    """In a folder of ``<id>.py`` files the file's name is the student's id, not a mistake."""
-    kept = () if named_by_id else sub.notes
+    """In a folder of ``<id>.py`` files the file's name is the student's id, not a mistake: that
+    note goes, the others (how a file was read) stay."""
+    kept = tuple(n for n in sub.notes if not n.startswith(f"the file is named {sub.main};")) if named_by_id else sub.notes
     return replace(sub, notes=tuple(kept) + tuple(notes))
 
 

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from grader.static.style import Source
 
 
-#: Code pages a legacy source file may be saved in (Windows Western, Greek, ISO Latin-9).
-LEGACY_ENCODINGS = ("cp1252", "iso8859_7", "cp1253", "iso8859_15")
+#: Code pages a legacy source file may be saved in (Windows Western, Greek, ISO Latin-9), as students know them.
+LEGACY_ENCODINGS = {"cp1252": "Windows-1252", "iso8859_7": "ISO-8859-7", "cp1253": "Windows-1253",
+                    "iso8859_15": "ISO-8859-15"}
 
 
 def decode_legacy(data: bytes) -> tuple[str, str]:
@@ -171,6 +172,15 @@ class Language:
         starts = [name for name in own if self.entry_point is not None and self.entry_point.search(files[name])]
         return starts[0] if len(starts) == 1 else None
 
+    def text_of(self, data: bytes) -> tuple[str, str]:
+        """(text, encoding) of a source file's bytes, as this language's own tools would read
+        them: UTF-8, else the legacy code page it was most likely saved in."""
+        return decode_legacy(data)
+
+    def encoding_note(self, name: str, data: bytes) -> str | None:
+        """What the student is told about how a readable file was read (None: nothing to say)."""
+        return None
+
     def decode(self, name: str, data: bytes) -> str:
         """The file as text, or :class:`DecodeProblem` saying in the student's terms why not."""
         if not data.strip():
@@ -178,7 +188,7 @@ class Language:
         if b"\0" in data:
             raise DecodeProblem("binary", f"{name} is a binary file, not source code")
         if self.legacy_encodings:
-            return decode_legacy(data)[0]
+            return self.text_of(data)[0]
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -191,7 +201,7 @@ class Language:
         sources: dict[str, str] = {}
         encodings: dict[str, str] = {}
         for name in sorted(n for n in files if self.owns(n)):
-            sources[name], encoding = decode_legacy(files[name])
+            sources[name], encoding = self.text_of(files[name])
             if encoding not in ("utf-8", "utf-8-sig"):
                 encodings[name] = encoding
         return sources, encodings
@@ -206,7 +216,7 @@ class Language:
         """
         runnable = {**{lib.name: lib.read_bytes() for lib in libraries}, **files}
         return Build(files=runnable, argv=fill(run or self.default_run, main=main), main_file=main,
-                     sources={name: decode_legacy(data)[0] for name, data in files.items() if self.owns(name)})
+                     sources={name: self.text_of(data)[0] for name, data in files.items() if self.owns(name)})
 
     def program_main(self, files: Mapping[str, bytes]) -> str | None:
         """The file that starts a console program among a submission's files (None: none of this language).

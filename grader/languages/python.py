@@ -6,11 +6,13 @@ same ones on every grading.
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, ContextManager, Mapping, Sequence
 
-from .base import Build, BuildError, FunctionSession, Language, Uncaught, fill
+from .base import LEGACY_ENCODINGS, Build, BuildError, FunctionSession, Language, Uncaught, decode_legacy, fill
 
 if TYPE_CHECKING:
     from grader.run.model import IsolationProfile, Limits
@@ -36,6 +38,24 @@ def syntax_error(name: str, source: bytes | str) -> BuildError | None:
     return None
 
 
+def _read(data: bytes) -> tuple[str, str, bool]:
+    """(text, encoding, declared) as Python reads a source file: in the encoding its coding
+    declaration names (PEP 263), else UTF-8. A file that is neither (an editor saved it in the
+    Windows code page) is read in the legacy code page it was most likely saved in, where Python
+    itself would refuse it."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding), encoding, encoding not in ("utf-8", "utf-8-sig")
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        text, encoding = decode_legacy(data)
+        return text, encoding, False
+
+
+def _as_utf8(text: str, encoding: str, data: bytes) -> bytes:
+    """The file as the sandbox's Python loads it: UTF-8 as handed in, else re-encoded."""
+    return data if encoding in ("utf-8", "utf-8-sig") else _strip_cookie(text).encode("utf-8")
+
+
 def _strip_cookie(text: str) -> str:
     """A coding cookie names the old encoding; the file is passed on as UTF-8."""
     lines = text.split("\n")
@@ -53,6 +73,30 @@ class Python(Language):
     runtime_bans = True
     default_run = ("python3", "-u", "{seed_launcher}", "{main}")
     entry_point = re.compile(rb"__name__\s*==\s*['\"]__main__['\"]")
+    legacy_encodings = True
+
+    def text_of(self, data: bytes) -> tuple[str, str]:
+        text, encoding, _ = _read(data)
+        return text, encoding
+
+    def encoding_note(self, name: str, data: bytes) -> str | None:
+        """A file Python would refuse as it is, graded as read in its code page: the student is told."""
+        _, encoding, declared = _read(data)
+        if declared or encoding in ("utf-8", "utf-8-sig"):
+            return None
+        page = LEGACY_ENCODINGS.get(encoding, encoding)
+        return (f"{name} is saved in {page}, not UTF-8, and has no encoding declaration: it was graded as "
+                f"{page} text, but Python itself refuses the file as it is (save it as UTF-8)")
+
+    def loadable(self, files: Mapping[str, bytes]) -> dict[str, bytes]:
+        """The files as the sandbox's Python loads them: a source file in another encoding than
+        UTF-8 (declared, or a legacy code page) re-encoded as UTF-8, its declaration removed."""
+        out = dict(files)
+        for name, data in files.items():
+            if self.owns(name):
+                text, encoding, _ = _read(data)
+                out[name] = _as_utf8(text, encoding, data)
+        return out
 
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),
               limits: "Limits | None" = None, profile: "IsolationProfile | None" = None, timeout: float = 60.0,
@@ -61,7 +105,7 @@ class Python(Language):
         course's libraries and the seeding launcher; a syntax check, so a broken file is reported with its
         line before it runs."""
         sources, encodings = self.own_sources(files)
-        runnable = {name: _strip_cookie(text).encode("utf-8") for name, text in sources.items()}
+        runnable = {name: data for name, data in self.loadable(files).items() if name in sources}
         for library in libraries:
             runnable.setdefault(library.name, library.read_bytes())
         runnable[SEED_LAUNCHER] = (Path(__file__).parent / "python_seed.py").read_bytes()
@@ -80,7 +124,7 @@ class Python(Language):
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
                      watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:
-        return sandbox.session(files, main, watch=watch)
+        return sandbox.session(self.loadable(files), main, watch=watch)
 
     def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
                      *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":
