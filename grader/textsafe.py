@@ -4,9 +4,9 @@ A submission's id is a file or folder name the student picked, and its output, e
 messages and values are the student's too.  Printed raw, ``"\\x1b[2K\\rtop_student: 60/50"``
 erases the line and forges a score; opened in a spreadsheet, ``=HYPERLINK(...)`` runs.
 So text bound for a terminal shows every control character (C0, DEL, C1, ESC sequences,
-bidirectional overrides) as a visible escape, and a CSV cell that a spreadsheet would read
-as a formula, at its start or after any separator a spreadsheet splits on, is defused
-with a leading apostrophe.
+bidirectional overrides) as a visible escape, and so does a CSV cell (CSV files get read
+with ``cat`` too); a CSV cell that a spreadsheet would read as a formula, at its start or
+after any separator a spreadsheet splits on, is defused with a leading apostrophe.
 """
 from __future__ import annotations
 
@@ -36,6 +36,9 @@ _DANGER = re.compile(rf"(^|[{re.escape(_SEPARATORS)}])(\s*)([{re.escape(_FORMULA
 
 
 def csv_safe(text: str) -> str:
-    """A text cell no spreadsheet runs as a formula: an apostrophe before every formula start,
-    at the beginning of the cell and after any separator inside it."""
-    return _DANGER.sub(lambda m: f"{m.group(1)}{m.group(2)}'{m.group(3)}", str(text))
+    """A text cell no spreadsheet runs as a formula and no terminal runs as a command (``cat
+    grades.csv``): control characters shown as escapes (newlines and tabs kept), then an
+    apostrophe before every formula start, at the beginning of the cell and after any
+    separator inside it."""
+    shown = terminal_safe(text, keep_lines=True)
+    return _DANGER.sub(lambda m: f"{m.group(1)}{m.group(2)}'{m.group(3)}", shown)

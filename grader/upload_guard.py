@@ -23,8 +23,25 @@ MAX_TOTAL_BYTES = 5_000_000     # all files of one submission folder together
 Problem = tuple[str, str]
 
 
+def shown_name(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (which the OS hands over as lone
+    surrogates, which no report can write) shown as ``\\xff``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def name_problem(path: Path) -> Problem | None:
+    """A name no report could write: refused, so that one student's file cannot stop a batch."""
+    shown = shown_name(path.name)
+    if shown == path.name:
+        return None
+    return ("unreadable", f"{shown} has a name that is not UTF-8 text; rename it (letters, digits, - and _)")
+
+
 def entry_problem(path: Path) -> Problem | None:
     """Why ``path`` (not followed if it is a link) cannot be part of a submission, or None."""
+    named = name_problem(path)
+    if named:
+        return named
     try:
         mode = os.lstat(path).st_mode
     except OSError as exc:
@@ -38,6 +55,9 @@ def entry_problem(path: Path) -> Problem | None:
 
 def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> tuple[bytes, Problem | None]:
     """The bytes of a regular file, never through a link and never more than ``limit``."""
+    named = name_problem(path)
+    if named:
+        return b"", named
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)

@@ -126,11 +126,16 @@ def _oversized(folder: Path) -> None:
     (folder / "padding.py").write_text("# padding\n" * 150_000)  # 1.5 MB of comments
 
 
+def _undecodable_name(folder: Path) -> None:
+    shutil.copy(ROOT / "submissions" / "hw7_iteration" / "correct_loops.py", folder / "hw7_iteration.py")
+    (folder / os.fsdecode(b"helper\xff.py")).write_text("x = 1\n")   # a name no report can write as text
+
+
 # Attacks on intake that only a folder can carry (git stores no FIFO, and a link must point
 # at this checkout): built in the batch folder; each has <name>.expected.yaml like the others.
 LAYOUT_ATTACKS = {"layout_link_to_reference": _link_to_reference, "layout_linked_main": _linked_main,
                   "layout_fifo_helper": _fifo_helper, "layout_crowded_folder": _crowded,
-                  "layout_oversized_file": _oversized}
+                  "layout_oversized_file": _oversized, "layout_undecodable_name": _undecodable_name}
 HOSTILE_NAMES = sorted([p.stem for p in HOSTILE.glob("*.py")] + list(LAYOUT_ATTACKS))
 
 

@@ -64,6 +64,8 @@ def test_markdown_keeps_student_text_inert():
     assert md_code("a`b") == "``a`b``"
     assert md_code("x|y", in_table=True) == "`x\\|y`"
     assert md_block("```\nrm -rf").startswith("````\n")
+    assert md_block("a\x1b[2Jb\n\u202ec") == "```\na\\x1b[2Jb\n\\u202ec\n```"   # no terminal escape, no reordering
+    assert md_code("x\x1b]0;title\x07") == "`x\\x1b]0;title\\x07`"
 
 
 # ------------------------------------------------------------------ terminal

@@ -104,6 +104,20 @@ def test_formula_cells_are_neutralised_at_the_start_and_after_any_separator(tmp_
                 assert not piece.strip().startswith(("=", "+", "-", "@")), (name, cell)
 
 
+def test_csv_cells_show_control_codes_as_escapes(tmp_path):
+    """``cat grades.csv`` must not run an id's terminal escapes or reorder its line."""
+    import csv
+
+    ids = ["eve\x1b[2J\x1b[1;1Htop: 60/50", "mallory\u202eel", "zed\rforged"]
+    results = [replace(r, submission=i) for r, i in zip(batch.make_batch() * 3, ids)]
+    write_reports(results, batch.make_spec(), tmp_path, ["csv"])
+    for name in ("grades.csv", "gradebook.csv"):
+        text = (tmp_path / name).read_text()
+        assert "\x1b" not in text and "\u202e" not in text
+        cells = {row[0] for row in list(csv.reader((tmp_path / name).open(newline="")))[1:]}
+        assert {"eve\\x1b[2J\\x1b[1;1Htop: 60/50", "mallory\\u202eel", "zed\\x0dforged"} <= cells, cells
+
+
 # ----------------------------------------------------------------- class 8: bounds on what is kept
 def test_each_value_text_and_the_whole_verdict_are_bounded_with_a_note():
     from grader.judge.bounds import MAX_RESULT_CHARS, MAX_TEXT_CHARS, MAX_VALUE_CHARS, bound_result

@@ -29,6 +29,7 @@ from grader.reports._common import (
     violation_text,
 )
 from grader.spec.model import Spec
+from grader.textsafe import terminal_safe
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
 
@@ -46,7 +47,7 @@ def _fence_for(text: str, minimum: int) -> str:
 
 def md_code(text: str, *, in_table: bool = False) -> str:
     """An inline code span that survives any backticks (and, in tables, pipes) in ``text``."""
-    text = " ".join(str(text).split()) or " "
+    text = " ".join(terminal_safe(str(text)).split()) or " "
     fence = _fence_for(text, 1)
     if text.startswith("`") or text.endswith("`"):
         text = f" {text} "
@@ -56,6 +57,9 @@ def md_code(text: str, *, in_table: bool = False) -> str:
 
 
 def md_block(text: str, lang: str = "") -> str:
+    """A fenced block: control codes shown as escapes (a feedback file is read with ``cat``
+    too, and a bidi override would reorder what a browser shows), lines kept."""
+    text = terminal_safe(text, keep_lines=True)
     fence = _fence_for(text, 3)
     return f"{fence}{lang}\n{text}\n{fence}"
 

@@ -304,6 +304,10 @@ def loads_line(line: bytes) -> dict[str, Any]:
         raise CodecError(f"a line that is not well-formed JSON ({str(e)[:100]})") from None
     if type(obj) is not dict:
         raise CodecError("a line that is not a JSON object")
+    try:    # a lone surrogate ("\\udc80") is a str to Python, but no report can write it as text
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise CodecError("a string that is not valid text (a lone surrogate, e.g. '\\udc80')") from None
     return obj
 
 
