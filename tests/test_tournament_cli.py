@@ -80,6 +80,20 @@ def test_a_student_plays_alone_against_the_bots(tmp_path, capsys):
     assert next(r for r in board["standings"] if r["entrant"] == "pairs")["games"] == 3
 
 
+def test_a_student_named_like_a_bot_is_not_entered_and_never_stands_in_for_it(tmp_path, capsys):
+    """``bot:reference.py`` once sat in the reference bot's seats as the bot, and the bot in its."""
+    import shutil
+
+    shutil.copy(player("first_card"), tmp_path / "bot:reference.py")
+    out = tmp_path / "t"
+    assert main(["tournament", SPEC, str(tmp_path / "bot:reference.py"), player("pairs"), "--games", "4",
+                 "--out", str(out), "--bots", "reference"]) == ExitCode.OK
+    assert "not entered: bot:reference: a player's name may not start with 'bot:'" in capsys.readouterr().err
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert sorted(r["entrant"] for r in board["standings"]) == ["bot:reference", "pairs"]
+    assert sorted(p.name for p in (out / "players").iterdir()) == ["pairs.json"]
+
+
 def test_a_rerun_reads_every_unchanged_game_back_from_the_store(tmp_path, capsys):
     import shutil
 

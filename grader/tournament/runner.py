@@ -228,6 +228,10 @@ def check_entries(submissions: Sequence[Submission], game: Game, open_session: S
         if sub.problems:
             rejected.append(Rejected(sub.id, sub.problems[0][1]))
             continue
+        if is_bot(sub.id):   # a student named like a bot would sit in the bot's place, as the bot
+            rejected.append(Rejected(sub.id, f"a player's name may not start with {BOT_PREFIX!r}, which names the "
+                                             "game's bots; rename the file"))
+            continue
         probe = Entrant(sub.id, sub)
         with open_session(probe, slot) as session:
             load = session.load
