@@ -177,6 +177,26 @@ def test_library_internal_calls_are_not_the_students(tmp_path):
     assert watcher.hits == []
 
 
+def test_code_named_after_a_library_file_is_still_the_students(tmp_path):
+    """A code object's filename is the student's to choose: code compiled as "<frozen ...>" or
+    renamed to functools.py is not that file's code, so its banned calls are the student's,
+    at the student line that ran it. Real library code calling sum stays the library's."""
+    path = _write(tmp_path, """
+        import functools, statistics
+        ns = {}
+        exec(compile("def frozen_total(v):\\n    return sum(v)\\n", "<frozen importlib._bootstrap>", "exec"), ns)
+        def lib_total(v):
+            return sum(v)
+        lib_total.__code__ = lib_total.__code__.replace(co_filename=functools.__file__)
+        def f(xs):
+            return ns["frozen_total"](xs) + lib_total(xs) + statistics.mean(xs)
+    """)
+    module = load(path)
+    with CallWatcher(["builtins.sum"]) as watcher:
+        assert module.f([1, 2, 3]) == 14
+    assert [(h["filename"], h["line"], h["count"]) for h in watcher.hits] == [(str(path), 9, 2)]
+
+
 def test_hits_are_deduplicated_by_line_with_counts(tmp_path):
     path = _write(tmp_path, """
         def f(xs):

@@ -324,6 +324,12 @@ def test_static_and_runtime_name_tables_agree():
     assert monitor.expand_names(["numpy.sum"])["numpy.add.reduce"] == "numpy.sum"
     assert monitor.canonical_name("numpy._core.fromnumeric.sum") == "numpy.sum"
     assert "math.fsum" not in monitor.expand_names(["builtins.sum"])
+    # The same computation under other names (found by a red-team pass: each scored full marks).
+    covers = monitor.expand_names(["numpy.sum", "numpy.cumsum", "statistics.mean"])
+    assert {n: covers[n] for n in ("numpy.cumulative_sum", "numpy.ma.cumsum", "numpy.ma.sum", "numpy.add.reduceat",
+                                   "numpy._core._methods._sum", "statistics._sum")} == {
+        "numpy.cumulative_sum": "numpy.cumsum", "numpy.ma.cumsum": "numpy.cumsum", "numpy.ma.sum": "numpy.sum",
+        "numpy.add.reduceat": "numpy.sum", "numpy._core._methods._sum": "numpy.sum", "statistics._sum": "statistics.mean"}
 
 
 def _hw7_ban_names(spec):

@@ -38,8 +38,16 @@ if TYPE_CHECKING:
 __all__ = ["CallWatcher", "Tripwires", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
 
 # Captured at import, before any student code runs: the student can rebind sys.setprofile
-# but not these references.
+# (or builtins.compile, os.open) but not these references.
 _setprofile = sys.setprofile
+_compile = compile
+_os_open, _os_read, _os_close, _O_RDONLY, _SEP = os.open, os.read, os.close, os.O_RDONLY, os.sep
+try:
+    import _imp
+
+    _get_frozen: Callable[[str], Any] | None = _imp.get_frozen_object
+except (ImportError, AttributeError):  # pragma: no cover - CPython has it
+    _get_frozen = None
 _getprofile = sys.getprofile
 _thread_setprofile = threading.setprofile
 _thread_getprofile = getattr(threading, "getprofile", None)
@@ -59,13 +67,24 @@ NDARRAY_METHODS = frozenset(
 )
 # numpy functions that are a ufunc method in disguise.
 _UFUNC_FORMS = {
-    "sum": ("add.reduce",),
+    "sum": ("add.reduce", "add.reduceat"),
     "cumsum": ("add.accumulate",),
-    "prod": ("multiply.reduce",),
+    "prod": ("multiply.reduce", "multiply.reduceat"),
     "cumprod": ("multiply.accumulate",),
     "max": ("maximum.reduce",),
     "min": ("minimum.reduce",),
 }
+# The same computation under another public or private name: numpy 2's cumulative_sum is cumsum
+# (with include_initial), _methods._sum is numpy.sum's own body, numpy.ma's are the masked forms.
+_NUMPY_RELATIVES = {
+    "sum": ("ma.sum", "_core._methods._sum"),
+    "cumsum": ("cumulative_sum", "ma.cumsum"),
+    "mean": ("ma.mean", "_core._methods._mean"),
+    "prod": ("ma.prod", "_core._methods._prod"),
+    "cumprod": ("cumulative_prod", "ma.cumprod"),
+}
+# statistics' private exact sum is mean's own body.
+_STDLIB_RELATIVES = {"statistics.mean": ("statistics._sum",), "statistics.fmean": ("statistics._sum",)}
 _NUMPY_ALIASES = {"amax": "max", "amin": "min", "product": "prod", "cumproduct": "cumprod",
                   "round_": "round", "around": "round"}
 # Module paths under which numpy defines its public functions.
@@ -97,9 +116,12 @@ def implied_names(name: str) -> tuple[str, ...]:
     """Every qualified name a policy name covers, itself first.
 
     ``numpy.X`` covers ``numpy.ndarray.X`` and ``numpy.generic.X`` when X is an array method,
-    and the ufunc form (``numpy.sum`` -> ``numpy.add.reduce``, ``numpy.cumsum`` ->
-    ``numpy.add.accumulate``); ``numpy.ndarray.X`` covers ``numpy.generic.X``.  Nothing
-    else is implied: ``builtins.sum`` does not ban ``math.fsum``; list both to ban both.
+    the ufunc form (``numpy.sum`` -> ``numpy.add.reduce`` and ``reduceat``, ``numpy.cumsum`` ->
+    ``numpy.add.accumulate``) and the same computation under other names (``numpy.cumsum`` ->
+    ``numpy.cumulative_sum``, ``numpy.ma.cumsum``; ``numpy.sum`` -> ``numpy._core._methods._sum``);
+    ``numpy.ndarray.X`` covers ``numpy.generic.X``; ``statistics.mean`` covers its private
+    ``statistics._sum``.  Nothing else is implied: ``builtins.sum`` does not ban ``math.fsum``;
+    list both to ban both.
     A pair name ``outer(inner)`` covers only itself (static analysis only).
     """
     if "(" in name:
@@ -110,10 +132,13 @@ def implied_names(name: str) -> tuple[str, ...]:
         short = name.split(".", 1)[1]
         if short in NDARRAY_METHODS:
             out += [f"numpy.ndarray.{short}", f"numpy.generic.{short}"]
-        for form in _UFUNC_FORMS.get(short, ()):
+        for form in _UFUNC_FORMS.get(short, ()) + _NUMPY_RELATIVES.get(short, ()):
             out.append(f"numpy.{form}")
     elif name.startswith("numpy.ndarray.") and name.count(".") == 2:
         out.append("numpy.generic." + name.rsplit(".", 1)[1])
+    elif name.startswith("numpy.") and name.endswith(".reduce") and name.count(".") == 2:
+        out.append(name + "at")                     # numpy.add.reduce -> numpy.add.reduceat
+    out += _STDLIB_RELATIVES.get(name, ())
     return tuple(dict.fromkeys(out))
 
 
@@ -252,20 +277,32 @@ class CallWatcher:
 
     # -- attribution -----------------------------------------------------------------
     def _student_site(self, frame: FrameType | None) -> tuple[str, int] | None:
-        """(filename, line) of the student code behind ``frame``, or None for library code."""
+        """(filename, line) of the student code behind ``frame``, or None for library code.
+
+        A code object's filename is the student's to choose (``compile(src, "<frozen os>",
+        ...)``, ``code.replace(co_filename=...)``), so code that claims a library's file (or
+        a frozen module) counts as library code only when it is that file's own code
+        (:func:`_genuine`).  Forged code, like ``eval``/``exec`` code, is attributed to the
+        student line that ran it, else to itself."""
         files = self._files
+        forged: tuple[str, int] | None = None
         while frame is not None:
-            filename = frame.f_code.co_filename
+            code = frame.f_code
+            filename = code.co_filename
             if filename.startswith("<") and not filename.startswith("<frozen"):
                 frame = frame.f_back  # eval/exec code: attribute to the line that ran it
                 continue
-            path = os.path.normcase(os.path.abspath(filename)) if not filename.startswith("<") else filename
-            if files is not None:
-                return (filename, frame.f_lineno) if path in files else None
-            if filename.startswith("<frozen") or path.startswith(_HARNESS_DIR) or path.startswith(_LIB_DIRS):
-                return None
-            return (filename, frame.f_lineno)
-        return None
+            if files is not None and filename in files:
+                return (filename, frame.f_lineno)
+            claims_library = files is not None or filename.startswith("<frozen") \
+                or filename.startswith(_HARNESS_DIR) or filename.startswith(_LIB_DIRS)
+            if not claims_library:
+                return (filename, frame.f_lineno)
+            if _genuine(code):
+                return forged
+            forged = forged or (filename, frame.f_lineno)
+            frame = frame.f_back
+        return forged
 
     def _record(self, banned: str, frame: FrameType | None) -> None:
         site = self._student_site(frame)
@@ -305,6 +342,10 @@ class CallWatcher:
         if _thread_getprofile is not None and hasattr(_thread_getprofile, "__code__"):
             tamper_codes[_thread_getprofile.__code__] = "threading.getprofile called"
 
+        # The call instruction of the last C method recorded: the Python body it runs on the
+        # student's behalf (ndarray.mean runs numpy._core._methods._mean) is that same call.
+        last = [0, -1]
+
         def hook(frame: FrameType, event: str, arg: Any, _keep: tuple[object] = tamper_keep) -> None:
             if event == "c_call":
                 if len(modules) != watcher._nmods:
@@ -312,6 +353,7 @@ class CallWatcher:
                 banned = cfuncs.get(id(arg))
                 if banned is not None:
                     record(banned, frame)
+                    last[0], last[1] = id(frame), frame.f_lasti
                     return
                 reason = tamper_c.get(id(arg))
                 if reason is not None:
@@ -325,6 +367,7 @@ class CallWatcher:
                     for kind, target, banned in specs:
                         if (owner is target) if kind == "bound" else isinstance(owner, target):
                             record(banned, frame)
+                            last[0], last[1] = id(frame), frame.f_lasti
                             return
             elif event == "call":
                 if len(modules) != watcher._nmods:
@@ -332,7 +375,9 @@ class CallWatcher:
                 code = frame.f_code
                 banned = codes.get(code)
                 if banned is not None:
-                    record(banned, frame.f_back)
+                    back = frame.f_back
+                    if back is None or id(back) != last[0] or back.f_lasti != last[1]:
+                        record(banned, back)
                     return
                 reason = tamper_codes.get(code)
                 if reason is not None and (frame.f_back is None or frame.f_back.f_code not in own):
@@ -370,6 +415,64 @@ class CallWatcher:
 
 
 _NOTFOUND = object()
+_GENUINE: dict[object, bool] = {}          # code object -> is it its file's own code
+_FILE_CODES: dict[str, frozenset[Any]] = {}     # filename -> every code object compiled from it
+
+
+def _genuine(code: Any) -> bool:
+    """Is ``code`` the code of the file (or frozen module) its ``co_filename`` names?  Found
+    among the code objects that compiling that file gives (code objects compare by their
+    bytecode, constants and names, not their filename): then it does what the library's
+    code does, whoever holds it.  Library folders and the harness are read-only in the
+    sandbox; a path that is not plain (``..``, ``.``, ``//``) is never a library's."""
+    known = _GENUINE.get(code)
+    if known is None:
+        filename = code.co_filename
+        codes = _FILE_CODES.get(filename)
+        if codes is None:
+            codes = _FILE_CODES[filename] = frozenset(_code_tree(_library_code(filename)))
+        known = _GENUINE[code] = code in codes
+    return known
+
+
+def _library_code(filename: str) -> Any:
+    """The module code object of a library file or frozen module, or None."""
+    if filename.startswith("<frozen ") and filename.endswith(">"):
+        name = filename[len("<frozen "):-1]
+        name = {"importlib._bootstrap": "_frozen_importlib",
+                "importlib._bootstrap_external": "_frozen_importlib_external"}.get(name, name)
+        try:
+            return _get_frozen(name) if _get_frozen is not None else None
+        except Exception:
+            return None
+    if not filename.startswith(_LIB_DIRS + (_HARNESS_DIR,)) or any(
+            part in ("", ".", "..") for part in filename.split(_SEP)[1:]):
+        return None
+    try:
+        fd = _os_open(filename, _O_RDONLY)
+        try:
+            chunks = []
+            while True:
+                chunk = _os_read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            _os_close(fd)
+        return _compile(b"".join(chunks), filename, "exec", dont_inherit=True)
+    except Exception:
+        return None
+
+
+def _code_tree(code: Any) -> list[Any]:
+    """``code`` and every code object nested in its constants."""
+    out: list[Any] = []
+    todo = [code] if code is not None else []
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(c for c in current.co_consts if type(c) is type(current))
+    return out
 
 
 # --------------------------------------------------------------------------------------
