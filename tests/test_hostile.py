@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import threading
 import time
@@ -317,6 +318,24 @@ def test_no_hidden_input_reaches_any_student_facing_output(hostile_run, hostile_
     leaks = [f"{where}: {needle!r}" for where, text in facing.items()
              for needle in (*LEAK_MARKERS, *hidden) if needle in text]
     assert not leaks, "hidden inputs reached student-facing output:\n" + "\n".join(leaks[:20])
+
+
+def test_hidden_times_are_coarse_in_every_student_facing_output(hostile_reports):
+    """Class 2: a hidden case's time, burnt on purpose in proportion to its input
+    (leak_hidden_via_time), reaches a student only in tenths of a second."""
+    import json
+
+    out = hostile_reports["out"]
+    shown = json.loads((out / "leak_hidden_via_time.json").read_text())["tests"]
+    times = [t["time_s"] for t in shown if t["visibility"] == "hidden"]
+    assert times and all(abs(t * 10 - round(t * 10)) < 1e-9 for t in times), times
+    staff = json.loads((out / "staff" / "leak_hidden_via_time.json").read_text())["tests"]
+    assert len({t["time_s"] for t in staff if t["visibility"] == "hidden" and t["function"] == "scrabbleScore"}) > 5
+    for board in out.rglob("results.json"):      # Gradescope's: hidden cases say their status only
+        for case in json.loads(board.read_text())["tests"]:
+            if case.get("visibility") != "visible":
+                assert all(abs(float(x) * 10 - round(float(x) * 10)) < 1e-9
+                           for x in re.findall(r"Time: (\d+\.\d+)s", case.get("output", ""))), case
 
 
 def test_evil_ids_are_graded_like_their_originals_and_shown_harmlessly(hostile_run, hostile_reports):

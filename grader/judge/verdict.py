@@ -83,13 +83,25 @@ class TestResult:
 _TEST_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TestResult))
 
 
+#: A hidden case's time as a student sees it, in steps of this many seconds: CPU time the code
+#: burns on purpose, shown to the microsecond, spelt out each hidden input (a red-team pass read
+#: back 20 of 20 within one); in tenths of a second it carries a bit or two at the cost of time.
+HIDDEN_TIME_STEP = 0.1
+
+
+def hidden_time(seconds: float) -> float:
+    """The time of a hidden case as a student may see it (see :data:`HIDDEN_TIME_STEP`)."""
+    return round(round(seconds / HIDDEN_TIME_STEP) * HIDDEN_TIME_STEP, 1)
+
+
 def _for_student(case: dict[str, Any]) -> dict[str, Any]:
     """What a student may see of a case, from its full JSON (a new dict): no staff field, and of
-    a hidden case its outcome, nothing the code chose."""
+    a hidden case its outcome and a coarse time, nothing the code chose."""
     shown = dict(case)
     del shown["staff"]
     if shown["visibility"] == "hidden":
         shown["message"] = "" if shown["status"] == "passed" else f"{shown['status']} on a hidden case"
+        shown["time_s"] = hidden_time(shown["time_s"])
         del shown["stdout"]
     return shown
 

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from grader.judge.verdict import STATUSES, SubmissionResult, TestResult, Violation
+from grader.judge.verdict import STATUSES, SubmissionResult, TestResult, Violation, hidden_time
 from grader.spec.model import Spec
 
 PROBLEM_STATUSES = frozenset({"error", "timeout", "banned", "crashed"})
@@ -242,7 +242,7 @@ class CaseView:
         if test.visibility != "public":
             # Status only: the message and stdout of a hidden case may echo its inputs.
             return cls(test.name, test.function, False, test.status, test.score,
-                       test.max_score, test.time_s, None, None, None, "")
+                       test.max_score, hidden_time(test.time_s), None, None, None, "")
         # A program's criteria (games, wording, style) have no call and may have no values.
         is_call = test.args is not None
         has_values = is_call or test.expected is not None or test.actual is not None
