@@ -248,6 +248,7 @@ def cmd_bans(args: argparse.Namespace) -> int:
     from grader.static.bans import format_findings
     from grader.static.banscan import findings_that_apply
     from grader.submissions import from_file, from_folder
+    from grader.textsafe import terminal_safe
 
     spec = load_spec(args.spec)
     path = Path(args.file)
@@ -257,10 +258,22 @@ def cmd_bans(args: argparse.Namespace) -> int:
         raise GraderError(sub.problems[0][1], exit_code=ExitCode.CHECK_FAILED)
     findings = findings_that_apply(spec, sub.lang, sub.source(), args.file if path.is_file() else sub.main or "", files=sub.files)
     if not findings:
-        print(f"{args.file}: no banned functions found ({', '.join(spec.bans.names) or 'nothing is banned'})")
+        print(f"{terminal_safe(args.file)}: no banned functions found ({_banned_summary(spec)})")
         return ExitCode.OK
     print(format_findings(findings, color=sys.stdout.isatty()))
     return ExitCode.CHECK_FAILED
+
+
+def _banned_summary(spec: "Spec") -> str:
+    """What the spec bans, where: ``builtins.sum, ... in scrabbleScore``."""
+    parts = [", ".join(spec.bans.names)] if spec.bans.names else []
+    by_names: dict[tuple[str, ...], list[str]] = {}
+    for fn in spec.functions:
+        extra = tuple(n for n in fn.bans.names if n not in spec.bans.names)
+        if extra:
+            by_names.setdefault(extra, []).append(fn.name)
+    parts += [f"{', '.join(names)} in {', '.join(fns)}" for names, fns in by_names.items()]
+    return "; ".join(parts) or "nothing is banned"
 
 
 # --------------------------------------------------------------------------- main

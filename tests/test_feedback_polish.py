@@ -90,10 +90,11 @@ def test_grader_bans_respects_a_functions_own_policy(tmp_path):
     student = tmp_path / "mini.py"
     student.write_text(GOOD.replace("return a // b, a % b", "return sum([a]) // b, a % b"))
     proc = grader("bans", spec, student)
-    assert proc.returncode == 0 and "no banned functions found" in proc.stdout, proc.stdout
-    student.write_text(GOOD.replace("return a + b", "return sum([a, b])"))
+    assert proc.returncode == 0 and "no banned functions found (builtins.sum in add)" in proc.stdout, proc.stdout
+    student.write_text(GOOD.replace("return a + b", "return sum([a, b])  # \x1b[2J\x1b[Hall clear"))
     proc = grader("bans", spec, student)
     assert proc.returncode == 1 and "builtins.sum" in proc.stdout
+    assert "\x1b" not in proc.stdout and "\\x1b[2J" in proc.stdout   # the student's line cannot drive the terminal
 
 
 # ------------------------------------------------------------------ files handed in

@@ -40,6 +40,8 @@ def test_folders_of_folders_and_a_single_submission_folder(tmp_path):
         (b"", "empty", "is empty"),
         (b"   \n\n", "empty", "is empty"),
         (b"\x7fELF\x02\x01\x00\x00", "binary", "binary file"),
+        # no NUL byte, not UTF-8, and no code page reads it as text: not read as Windows-1252 garbage
+        (__import__("random").Random(1).randbytes(400).replace(b"\0", b"1"), "encoding", "nor in any code page"),
     ],
 )
 def test_unreadable_files_become_problems_not_exceptions(tmp_path, content, kind, words):

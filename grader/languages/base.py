@@ -28,8 +28,9 @@ LEGACY_ENCODINGS = {"cp1252": "Windows-1252", "iso8859_7": "ISO-8859-7", "cp1253
                     "iso8859_15": "ISO-8859-15"}
 
 
-def decode_legacy(data: bytes) -> tuple[str, str]:
-    """(text, encoding): UTF-8 (a BOM is dropped), else the best legacy code page."""
+def decode_legacy(data: bytes) -> tuple[str, str | None]:
+    """(text, encoding): UTF-8 (a BOM is dropped), else the best legacy code page; encoding None
+    when no code page reads the bytes as text (a binary file), the text then Windows-1252's."""
     import charset_normalizer
 
     if data.startswith(b"\xef\xbb\xbf"):
@@ -39,11 +40,23 @@ def decode_legacy(data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         pass
     best = charset_normalizer.from_bytes(data, cp_isolation=list(LEGACY_ENCODINGS)).best()
-    encoding = best.encoding if best is not None else "cp1252"
+    if best is None:    # too short to tell a code page (or not text at all): Windows-1252 unless binary
+        return data.decode("cp1252", "replace"), None if _looks_binary(data) else "cp1252"
+    encoding = best.encoding
     text = data.decode(encoding, "replace")
     if encoding == "cp1253" and data.decode("iso8859_7", "replace") == text:
         encoding = "iso8859_7"   # identical for this text: name the common Linux Greek code page
     return text, encoding
+
+
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\v\f\r")
+
+
+def _looks_binary(data: bytes) -> bool:
+    """Control bytes no editor writes into source text, more than a stray one or two: in random
+    bytes (a compiled file, an image) one in ten is one."""
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    return controls >= 3 and controls * 100 >= len(data)
 
 
 class DecodeProblem(ValueError):
@@ -172,9 +185,9 @@ class Language:
         starts = [name for name in own if self.entry_point is not None and self.entry_point.search(files[name])]
         return starts[0] if len(starts) == 1 else None
 
-    def text_of(self, data: bytes) -> tuple[str, str]:
+    def text_of(self, data: bytes) -> tuple[str, str | None]:
         """(text, encoding) of a source file's bytes, as this language's own tools would read
-        them: UTF-8, else the legacy code page it was most likely saved in."""
+        them: UTF-8, else the legacy code page it was most likely saved in (None: not text)."""
         return decode_legacy(data)
 
     def encoding_note(self, name: str, data: bytes) -> str | None:
@@ -187,12 +200,16 @@ class Language:
             raise DecodeProblem("empty", f"{name} is empty")
         if b"\0" in data:
             raise DecodeProblem("binary", f"{name} is a binary file, not source code")
-        if self.legacy_encodings:
-            return self.text_of(data)[0]
         try:
-            return data.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise DecodeProblem("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); save it as UTF-8") from None
+            readable = self.text_of(data) if self.legacy_encodings else None
+            if readable is None or readable[1] is None:
+                also = " nor in any code page an editor saves in" if self.legacy_encodings else ""
+                raise DecodeProblem("encoding", f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded){also}; "
+                                                "save it as UTF-8") from None
+            return readable[0]
+        return self.text_of(data)[0] if self.legacy_encodings else text
 
     # ---------------------------------------------------------------- build and run
     def own_sources(self, files: Mapping[str, bytes]) -> tuple[dict[str, str], dict[str, str]]:
@@ -203,7 +220,7 @@ class Language:
         for name in sorted(n for n in files if self.owns(n)):
             sources[name], encoding = self.text_of(files[name])
             if encoding not in ("utf-8", "utf-8-sig"):
-                encodings[name] = encoding
+                encodings[name] = encoding or "cp1252"
         return sources, encodings
 
     def build(self, files: Mapping[str, bytes], main: str, *, command: Sequence[str] = (), run: Sequence[str] = (),

@@ -38,20 +38,20 @@ def syntax_error(name: str, source: bytes | str) -> BuildError | None:
     return None
 
 
-def _read(data: bytes) -> tuple[str, str, bool]:
+def _read(data: bytes) -> tuple[str, str | None, bool]:
     """(text, encoding, declared) as Python reads a source file: in the encoding its coding
     declaration names (PEP 263), else UTF-8. A file that is neither (an editor saved it in the
     Windows code page) is read in the legacy code page it was most likely saved in, where Python
-    itself would refuse it."""
+    itself would refuse it (encoding None: not text in any of them)."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding), encoding, encoding not in ("utf-8", "utf-8-sig")
+        declared, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(declared), declared, declared not in ("utf-8", "utf-8-sig")
     except (SyntaxError, LookupError, UnicodeDecodeError):
-        text, encoding = decode_legacy(data)
-        return text, encoding, False
+        text, page = decode_legacy(data)
+        return text, page, False
 
 
-def _as_utf8(text: str, encoding: str, data: bytes) -> bytes:
+def _as_utf8(text: str, encoding: str | None, data: bytes) -> bytes:
     """The file as the sandbox's Python loads it: UTF-8 as handed in, else re-encoded."""
     return data if encoding in ("utf-8", "utf-8-sig") else _strip_cookie(text).encode("utf-8")
 
@@ -75,14 +75,14 @@ class Python(Language):
     entry_point = re.compile(rb"__name__\s*==\s*['\"]__main__['\"]")
     legacy_encodings = True
 
-    def text_of(self, data: bytes) -> tuple[str, str]:
+    def text_of(self, data: bytes) -> tuple[str, str | None]:
         text, encoding, _ = _read(data)
         return text, encoding
 
     def encoding_note(self, name: str, data: bytes) -> str | None:
         """A file Python would refuse as it is, graded as read in its code page: the student is told."""
         _, encoding, declared = _read(data)
-        if declared or encoding in ("utf-8", "utf-8-sig"):
+        if declared or encoding is None or encoding in ("utf-8", "utf-8-sig"):
             return None
         page = LEGACY_ENCODINGS.get(encoding, encoding)
         return (f"{name} is saved in {page}, not UTF-8, and has no encoding declaration: it was graded as "

@@ -432,13 +432,16 @@ _COLORS = {"banned-call": "\033[31m", "banned-reference": "\033[31m",
 
 
 def format_findings(findings: Iterable[Finding], *, color: bool = False) -> str:
-    """``file:line:col: rule: message``, the source line, and ``affects: f, g`` per finding."""
+    """``file:line:col: rule: message``, the source line, and ``affects: f, g`` per finding;
+    the student's text with its control codes shown as escapes (no terminal runs them)."""
+    from grader.textsafe import terminal_safe
+
     out = []
     for f in findings:
         rule = f"{_COLORS.get(f.rule, '')}{f.rule}\033[0m" if color else f.rule
         kind = " (possible evasion)" if f.evasion else ""
-        out.append(f"{f.filename}:{f.line}:{f.col}: {rule}{kind}: {f.message}")
+        out.append(f"{terminal_safe(f.filename)}:{f.line}:{f.col}: {rule}{kind}: {terminal_safe(f.message)}")
         if f.source_line:
-            out.append(f"    {f.source_line}")
+            out.append(f"    {terminal_safe(f.source_line)}")
         out.append(f"    affects: {', '.join(f.functions) if f.functions else '(no graded function)'}")
     return "\n".join(out)
