@@ -20,7 +20,7 @@ from grader.run.sandbox import CallResult, LoadResult, Sandbox
 from grader.spec.model import FunctionSpec, Spec
 from grader.static.banscan import static_violations
 from grader.static.syntax import excerpt, syntax_problem
-from grader.languages import get_language
+from grader.languages import Language, get_language
 from grader.submissions import Submission, wrong_language
 
 
@@ -66,24 +66,17 @@ def _unloaded(load: LoadResult) -> CallResult:
     return CallResult("crashed", detail=f"the module could not be loaded again for the hidden cases ({load.kind})")
 
 
-def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str) -> list[Violation]:
+def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str, language: Language) -> list[Violation]:
     if not result.watch_hits and not result.tampered:
         return []       # nearly every call: asked for every case of every submission
     counts = fn.bans.penalty != "warn"
-    found = [
-        Violation(
-            rule="banned-call",
-            banned=hit.get("banned", "?"),
-            layer="runtime",
-            line=hit.get("line"),
-            functions=(fn.name,),
-            case=case_name,
-            counts=counts,
-            message=f"called banned {hit.get('banned')} while running case {case_name}",
-        )
-        for hit in result.watch_hits
-        if hit.get("banned") in fn.bans.names
-    ]
+    found = []
+    for hit in result.watch_hits:
+        banned = language.policy_name(str(hit.get("banned", "?")), fn.bans.names)
+        if banned is not None:
+            found.append(Violation(rule="banned-call", banned=banned, layer="runtime", line=hit.get("line"),
+                                   functions=(fn.name,), case=case_name, counts=counts,
+                                   message=f"called banned {hit.get('banned')} while running case {case_name}"))
     if result.tampered:
         found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
                                message=f"removed or replaced the grader's call monitor while running case {case_name}"))
@@ -203,7 +196,7 @@ class FunctionGrader:
                         fn_tests.append(judge_case(fn, p.case, p.expected, not_run, self.context(fn, p)))
                         continue
                     call = calls[id(p)]
-                    fn_violations += runtime_violations(call, fn, p.case.name)
+                    fn_violations += runtime_violations(call, fn, p.case.name, language)
                     fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit, p.case.is_public),
                                                self.context(fn, p)))
             result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)

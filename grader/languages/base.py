@@ -190,6 +190,11 @@ class Language:
         them: UTF-8, else the legacy code page it was most likely saved in (None: not text)."""
         return decode_legacy(data)
 
+    def policy_name(self, banned: str, names: Sequence[str]) -> str | None:
+        """Which of a ban policy's ``names`` a run-time hit on ``banned`` counts as (None: none).
+        The child reports a hit in its own terms; Python's are the policy's names themselves."""
+        return banned if banned in names else None
+
     def encoding_note(self, name: str, data: bytes) -> str | None:
         """What the student is told about how a readable file was read (None: nothing to say)."""
         return None

@@ -115,6 +115,10 @@ class Matlab(Language):
         finally:
             octave.close()
 
+    def policy_name(self, banned: str, names: Sequence[str]) -> str | None:
+        """Octave's tripwire reports the MATLAB function (``sum``): the policy name it stands for."""
+        return matlab_bans.matlab_names(names).get(banned)
+
     def ban_findings(self, source: str, filename: str, policy: "BanPolicy",
                      graded: Mapping[str, Sequence[str]], files: Mapping[str, bytes] | None = None) -> "list[Finding]":
         every = dict(files) if files is not None else {filename: source.encode("utf-8")}

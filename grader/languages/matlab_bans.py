@@ -74,7 +74,9 @@ class _Scan:
 
     def __init__(self, fn: mf.Function, source: bytes, banned: set[str], defined: set[str]):
         self.fn, self.banned, self.defined = fn, banned, defined
-        self.variables = _variables(fn.node)
+        # A "variable" named builtin, feval or eval (assigned in a branch that never runs) is the
+        # function where it is called: no honest code names a variable so.
+        self.variables = _variables(fn.node) - set(BY_NAME) - set(CODE)
         self.constants = _string_constants(fn.node, self.variables)
         self.uses: list[Use] = []
 
@@ -117,6 +119,8 @@ class _Scan:
             if value is None:
                 if name in ("feval", "str2func", "builtin"):
                     self.flag(name, call, shift)
+            elif name == "str2func" and value.lstrip().startswith("@"):     # an anonymous function's code
+                self.walk_code(value, args[BY_NAME[name]], shift)
             else:
                 self.name_use(value, args[BY_NAME[name]], f"named in {name}('{value}', ...)", shift)
         elif name in CODE and len(args) > CODE[name]:
@@ -124,9 +128,13 @@ class _Scan:
             if value is None:
                 self.flag(name, call, shift)
             else:
-                line = args[CODE[name]].start_point[0] + shift
-                for inner in mf.parse(value.encode()).root_node.children:
-                    self.walk_string(inner, line)
+                self.walk_code(value, args[CODE[name]], shift)
+
+    def walk_code(self, code: str, where: Any, shift: int) -> None:
+        """Code held in a string (eval's, an anonymous function given to str2func)."""
+        line = where.start_point[0] + shift
+        for inner in mf.parse(code.encode()).root_node.children:
+            self.walk_string(inner, line)
 
     def walk_string(self, node: Any, shift: int) -> None:
         before = len(self.uses)
@@ -141,8 +149,10 @@ class _Scan:
 
     def fold(self, node: Any) -> str | None:
         """The constant string an expression always is, or None."""
-        if node.type == "string":
-            return "".join(c.text.decode() for c in node.children if c.type in ("string_content", "escape_sequence"))
+        if node.type == "string":     # a doubled quote inside a string stands for one
+            quote = node.children[0].text if node.children else b"'"
+            return "".join(c.text.replace(quote * 2, quote).decode() for c in node.children
+                           if c.type in ("string_content", "escape_sequence"))
         if node.type == "identifier":
             return self.constants.get(node.text.decode())
         if node.type == "matrix":
