@@ -46,6 +46,12 @@ ADD_EQUIV = frozenset({
     "operator.add", "operator.__add__", "operator.iadd", "operator.__iadd__", "numpy.add",
     "builtins.int.__add__", "builtins.float.__add__",
 })
+# Calls that run a module's code again, outside the import system's one copy (runpy, a spec
+# made from a file, reload): what they return holds new function objects.
+MODULE_RUNNERS = frozenset({
+    "runpy.run_module", "runpy.run_path", "importlib.reload", "importlib.util.spec_from_file_location",
+    "importlib.util.module_from_spec", "importlib.machinery.SourceFileLoader",
+})
 DYNAMIC_LABELS = {
     "builtins.eval": "eval", "builtins.exec": "exec", "builtins.compile": "compile",
     "builtins.__import__": "__import__", "importlib.import_module": "importlib.import_module",

@@ -464,6 +464,31 @@ def _library_code(filename: str) -> Any:
         return None
 
 
+_SOURCES: dict[str, list[str]] = {}
+
+
+def _library_sources(module: str) -> list[str]:
+    """The source files a module's name gives in the library folders (``statistics`` ->
+    ``.../python3.11/statistics.py``), found by opening them: no finder, nothing imported."""
+    known = _SOURCES.get(module)
+    if known is None:
+        known = _SOURCES[module] = _find_sources(module)
+    return known
+
+
+def _find_sources(module: str) -> list[str]:
+    rel = module.replace(".", _SEP)
+    found = []
+    for folder in _LIB_DIRS:
+        for path in (folder + rel + ".py", folder + rel + _SEP + "__init__.py"):
+            try:
+                _os_close(_os_open(path, _O_RDONLY))
+            except OSError:
+                continue
+            found.append(path)
+    return found
+
+
 def _code_tree(code: Any) -> list[Any]:
     """``code`` and every code object nested in its constants."""
     out: list[Any] = []
@@ -512,6 +537,9 @@ class Tripwires:
         self._covered = expand_names(n for n in names if "(" not in n)
         self._pending = set(self._covered)       # qualified names not resolved yet
         self._stand_in: dict[int, Any] = {}      # id(original) -> stand-in
+        self._copies: dict[Any, str] = {}        # code of a banned Python function -> banned
+        self._origins: dict[tuple[str, str], str] = {}   # (source file, qualname) of one -> banned
+        self._unlocated: set[str] | None = {q for q in self._covered if "." in q}   # None: looked for
         self._originals: list[Any] = []          # keeps the originals alive (ids stay valid)
         self._placed: list[tuple[dict[str, Any], str, Any]] = []  # (module dict, attribute, stand-in)
         self.unreplaceable: dict[str, str] = {}  # qualified name -> banned, for the profile hook
@@ -551,7 +579,22 @@ class Tripwires:
             refresh()
             return module
 
-        for stand_in, original in ((__import__, original_import), (import_module, original_import_module)):
+        self._locate()
+        original_exec, patch = builtins.exec, self._patch_copies
+
+        def exec(source: Any, globals: Any = None, locals: Any = None, /, *, closure: Any = None) -> None:
+            if globals is None:          # as exec itself does: the caller's namespaces
+                caller = sys._getframe(1)
+                globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
+            try:
+                original_exec(source, globals, locals, closure=closure)
+            finally:
+                patch(globals)
+                if locals is not None and locals is not globals:
+                    patch(locals)
+
+        for stand_in, original in ((__import__, original_import), (import_module, original_import_module),
+                                   (exec, original_exec)):
             for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
                 try:
                     setattr(stand_in, attr, getattr(original, attr))
@@ -559,7 +602,47 @@ class Tripwires:
                     pass
         builtins.__import__ = __import__
         importlib.import_module = import_module
+        builtins.exec = exec
         return self
+
+    def _patch_copies(self, namespace: Any) -> None:
+        """A fresh copy of a library module (``runpy.run_module``, ``spec_from_file_location`` and
+        ``exec_module``, ``exec`` of its file, ``importlib.reload``) holds new function objects,
+        which no stand-in replaced; all of these run its code through ``exec``, after which its
+        banned functions, known by their code (code objects compare by value), get stand-ins."""
+        if type(namespace) is not dict:
+            return
+        copies, origins = self._copies, self._locate()
+        if not copies and not origins or self._is_canonical(namespace):
+            return
+        for attr, value in list(namespace.items()):
+            if type(value) is _FunctionType:
+                code = value.__code__
+                banned = copies.get(code) or origins.get((code.co_filename, code.co_qualname))
+                if banned is not None:
+                    namespace[attr] = self._make(value, banned)
+
+    @staticmethod
+    def _is_canonical(namespace: dict[str, Any]) -> bool:
+        """Is this the one copy the import system loads, the module of its name from that name's
+        own file in a library folder?  Its originals get stand-ins by identity (``refresh``)."""
+        name, file = namespace.get("__name__"), namespace.get("__file__")
+        if type(name) is not str or type(file) is not str:
+            return False
+        module = sys.modules.get(name)
+        return getattr(module, "__dict__", None) is namespace and file in _library_sources(name)
+
+    def _locate(self) -> dict[tuple[str, str], str]:
+        """Where each banned Python function is defined, found once, before student code runs
+        and without importing anything (its copy may be made before its module ever is):
+        ``(file, qualname)``, the file the module's name gives in a library folder."""
+        if self._unlocated is not None:
+            for qual in self._unlocated:
+                module, _, attr = qual.rpartition(".")
+                for path in _library_sources(module):
+                    self._origins[(path, attr)] = self._covered[qual]
+            self._unlocated = None
+        return self._origins
 
     def refresh(self) -> None:
         """Resolve what is newly importable and patch modules loaded since the last look."""
@@ -576,6 +659,8 @@ class Tripwires:
                 if id(obj) not in self._stand_in:
                     self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
                     self._originals.append(obj)
+                if type(obj) is _FunctionType:
+                    self._copies[obj.__code__] = self._covered[qual]
             elif CallWatcher.sees(qual, obj):   # a type (itertools.accumulate) is static-only
                 self.unreplaceable[qual] = self._covered[qual]
         if self.active and self.unreplaceable and self._on_unreplaceable is not None:
