@@ -4,7 +4,10 @@ A second console assignment on the same engine, with no edit under grader/: the 
 chooses a secret between 1 and 100, the player guesses (binary search or random guesses in
 the range the hints leave), and the judge checks, game by game, that every hint is true of
 one secret that the final guess hits, that the tries are counted right, and that the session's
-summary (games, average tries) adds up. The program's secrets are its own: they must vary.
+summary (games, average tries) adds up. The program's secrets are its own, so the secrets its
+answers imply are tested, over all games, as uniform draws made before the first guess
+(``secret_tests``: rules ``rigged_secret`` and ``unfair_secrets``; a constant one is ``fixed_secret``),
+and the handout's lines count as wording only where they belong (``wording_in_place``).
 """
 from __future__ import annotations
 
