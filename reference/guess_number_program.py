@@ -4,17 +4,25 @@ A second console assignment on the same engine, with no edit under grader/: the 
 chooses a secret between 1 and 100, the player guesses (binary search or random guesses in
 the range the hints leave), and the judge checks, game by game, that every hint is true of
 one secret that the final guess hits, that the tries are counted right, and that the session's
-summary (games, average tries) adds up. The program's secrets are its own: they must vary.
+summary (games, average tries) adds up. The program's secrets are its own, so the secrets its
+answers imply are tested, over all games, as uniform draws made before the first guess
+(``secret_tests``: rules ``rigged_secret`` and ``unfair_secrets``; a constant one is ``fixed_secret``),
+and the handout's lines count as wording only where they belong (``wording_in_place``).
 """
 from __future__ import annotations
 
+import math
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+
 from grader.judge.verdict import TestResult
 from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop
+from grader.programs.session import Transcript
 
 CRITERIA = ("games", "wording")
 LOWEST, HIGHEST = 1, 100
@@ -25,6 +33,13 @@ ASPECTS = {
 }
 WORDING = ("Too low!", "Too high!", "Correct! You guessed it in {n} tries.", "Play again? (y/n): ",
            "Enter your guess: ", "Goodbye!")
+WHERE = dict(zip(WORDING, ("in answer to a guess below the secret", "in answer to a guess above the secret",
+                           "in answer to the right guess", "as the question answered with y or n",
+                           "as the prompt a guess answers", "after the answer n")))
+#: Significance of each test of the secrets a program's answers imply (the total of guesses is tested
+#: in both tails): together they raise a false alarm for fewer than 1 honest submission in 200,000.
+SECRET_ALPHA = {"first_guess": 1e-6, "tries": 1e-6, "distinct": 1e-6, "spread": 1e-6}
+SECRET_MIN_GAMES = 30
 CASE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["name", "strategy", "games"],
@@ -48,6 +63,7 @@ class GameLog:
     guesses: list[tuple[int, str]] = field(default_factory=list)   # (guess, "low" | "high" | "right" | "?")
     announced_tries: int | None = None
     again_answered: bool = False
+    rng_state: Any = None          # the player's random state before its first guess (to replay it)
 
 
 @dataclass
@@ -59,6 +75,7 @@ class GuessPlayer:
     seed: int
     logs: list[GameLog] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
+    roles: list[tuple[str, int]] = field(default_factory=list)   # per answer sent: ("guess" | "again", game index)
     lo: int = LOWEST
     hi: int = HIGHEST
     quit_sent: bool = False
@@ -77,9 +94,9 @@ class GuessPlayer:
             log.again_answered = True
             again = len(self.logs) < self.games
             self.quit_sent = not again
-            return self._send("y" if again else "n")
+            return self._send("y" if again else "n", "again")
         if log is None or log.again_answered:
-            self.logs.append(GameLog())
+            self.logs.append(GameLog(rng_state=self.rng.getstate()))
             self.lo, self.hi = LOWEST, HIGHEST
         elif log.guesses and log.guesses[-1][1] == "?":
             return Stop(f"the grader could not read the answer to the guess {log.guesses[-1][0]}", by_grader=True)
@@ -87,13 +104,19 @@ class GuessPlayer:
             self.contradiction = (f"game {len(self.logs)}: after the hints "
                                   f"{', '.join(f'{g} {h}' for g, h in self.logs[-1].guesses[-4:])} no number is left")
             return Stop(f"the hints contradict each other: {self.contradiction}")
-        guess = (self.lo + self.hi) // 2 if self.strategy == "binary" else self.rng.randint(self.lo, self.hi)
+        guess = next_guess(self.strategy, self.lo, self.hi, self.rng)
         self.logs[-1].guesses.append((guess, "?"))
-        return self._send(str(guess))
+        return self._send(str(guess), "guess")
 
-    def _send(self, text: str) -> str:
+    def _send(self, text: str, role: str) -> str:
         self.sent.append(text)
+        self.roles.append((role, len(self.logs) - 1))
         return text
+
+
+def next_guess(strategy: str, lo: int, hi: int, rng: random.Random) -> int:
+    """The player's guess when the hints leave lo..hi: the middle, or a random number of the range."""
+    return (lo + hi) // 2 if strategy == "binary" else rng.randint(lo, hi)
 
 
 def read(player: GuessPlayer, output: str) -> None:
@@ -143,51 +166,229 @@ def _secret(log: GameLog) -> tuple[int | None, str]:
 
 def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     faults: dict[str, list[str]] = {aspect: [] for aspect in ASPECTS}
-    secrets: list[int] = []
-    printed: set[str] = set()
+    played: list[Played] = []
+    in_place: set[str] = set()
     games = 0
     for run in runs:
         name = run.case["name"]
         player: GuessPlayer = run.player
-        lines = run.transcript.lines()
-        printed.update(re.sub(r"\d+", "{n}", line) for line in lines)
-        printed.update(re.sub(r"\d+", "{n}", line[: -len(answer)]) for line in lines for answer in player.sent
-                       if answer and line.endswith(answer))
-        finished = [log for log in player.logs if log.guesses and log.guesses[-1][1] == "right"]
-        for number, log in enumerate(finished, 1):
+        secrets: dict[int, int] = {}
+        finished = [(index, log) for index, log in enumerate(player.logs) if log.guesses and log.guesses[-1][1] == "right"]
+        for number, (index, log) in enumerate(finished, 1):
             games += 1
             secret, why = _secret(log)
             if secret is None:
                 faults["hints"].append(f"{name} game {number}: {why}")
             else:
-                secrets.append(secret)
+                secrets[index] = secret
+                played.append(Played(player.strategy, log.rng_state, secret, len(log.guesses)))
             if log.announced_tries != len(log.guesses):
                 faults["tries"].append(f"{name} game {number}: announced {log.announced_tries} tries after "
                                        f"{len(log.guesses)} guesses")
         if player.contradiction:
             faults["hints"].append(f"{name} {player.contradiction}")
         if run.crash is None and run.transcript.ended == "exit":
-            faults["session"].extend(_summary_problems(name, run.transcript.output, finished))
+            faults["session"].extend(_summary_problems(name, run.transcript.output, [log for _, log in finished]))
         elif run.transcript.ended == "stopped":
             faults["session"].append(f"{name}: {run.transcript.note}")
+        in_place |= wording_in_place(run.transcript, player, secrets)
     points = ctx.points.get("games", 0.0) / len(ASPECTS)
     tests = [TestResult(name=f"games/{aspect}", function="games", visibility="public",
                         status="failed" if faults[aspect] else "passed", score=0.0 if faults[aspect] else round(points, 4),
                         max_score=round(points, 4), message=f"{ASPECTS[aspect]}: " + ("; ".join(faults[aspect][:3])
                                                                                       or f"right in all {games} games"))
              for aspect in ASPECTS]
-    missing = [w for w in WORDING if w.rstrip() not in {p.rstrip() for p in printed}]
+    missing = [w for w in WORDING if w.rstrip() not in in_place]
     ratio = 1 - len(missing) / len(WORDING)
     wording = ctx.points.get("wording", 0.0)
     tests.append(TestResult(name="wording", function="wording", visibility="public",
                             status="passed" if not missing else "failed", score=round(wording * ratio, 4),
-                            max_score=wording, message=f"{ratio:.0%} of the handout's lines printed exactly"
-                            + ("; never printed " + ", ".join(repr(m) for m in missing[:3]) if missing else "")))
+                            max_score=wording, message=f"{ratio:.0%} of the handout's lines printed exactly where "
+                            "they belong" + ("; never printed " + "; ".join(f"{m!r} {WHERE[m]}" for m in missing[:3])
+                                             if missing else "")))
     broken = []
-    if len(secrets) >= 10 and len(set(secrets)) == 1:
-        broken.append(("fixed_secret", f"the secret was {secrets[0]} in all {len(secrets)} games"))
+    secrets_drawn = [game.secret for game in played]
+    fixed = len(secrets_drawn) >= 10 and len(set(secrets_drawn)) == 1
+    if fixed:
+        broken.append(("fixed_secret", f"the secret was {secrets_drawn[0]} in all {len(secrets_drawn)} games"))
+    tested = secret_tests(played)
+    for rule in ("rigged_secret", "unfair_secrets"):
+        found = [message for kind, message in tested if kind == rule and not (fixed and rule == "unfair_secrets")]
+        if found:
+            broken.append((rule, "; ".join(found)))
     scores = {"games": points * sum(1 for aspect in ASPECTS if not faults[aspect]), "wording": wording * ratio}
     return Judgement(scores, tests, broken)
+
+
+# ----------------------------------------------------------------------------- the wording, where it belongs
+
+def _template(line: str) -> str:
+    return re.sub(r"\d+", "{n}", line).rstrip()
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.split("\n") if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def segments(transcript: Transcript) -> list[str]:
+    """What the program printed before each answer, and last what it printed after the last one."""
+    parts = [""]
+    for event in transcript.events:
+        if event.stream == "in":
+            parts.append("")
+        else:
+            parts[-1] += event.text.replace("\r\n", "\n").replace("\r", "\n")
+    return parts
+
+
+def wording_in_place(transcript: Transcript, player: GuessPlayer, secrets: Mapping[int, int]) -> set[str]:
+    """The kinds of line (digits as {n}) printed in the situation each belongs to.
+
+    The guess prompt counts as the prompt a guess answered, the question to play again as the one
+    a y/n answered, "Goodbye!" only after the final 'n'; a hint only in answer to a guess and only
+    when true: "Too low!" when the guess was below the game's secret (the number its right guess hit;
+    in a game that never reached one, when it is the hint the grader read); the line of the right
+    guess only in answer to the guess that ended the game. A legend printed anywhere else counts for
+    nothing.
+    """
+    parts = segments(transcript)
+    found: set[str] = set()
+    count: dict[int, int] = {}
+    for j, (role, game) in enumerate(player.roles[: len(parts) - 1]):
+        prompt, response = _template(_last_line(parts[j])), [_template(line) for line in parts[j + 1].split("\n")]
+        if role == "again":
+            found.add(prompt)
+            if player.sent[j] == "n":
+                found.update(line for line in response if line == "Goodbye!")
+            continue
+        found.add(prompt)
+        k = count[game] = count.get(game, -1) + 1
+        log = player.logs[game]
+        if k >= len(log.guesses):
+            continue
+        guess, hint = log.guesses[k]
+        secret = secrets.get(game)
+        below = guess < secret if secret is not None else hint == "low"
+        above = guess > secret if secret is not None else hint == "high"
+        for line in response:
+            if (line == "Too low!" and below) or (line == "Too high!" and above) or \
+                    (hint == "right" and line == _template(WORDING[2])):
+                found.add(line)
+    return found
+
+
+# ----------------------------------------------------------------------------- secrets drawn fairly
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game with a secret: how the player guessed, the secret its answers imply, the tries."""
+
+    strategy: str
+    rng_state: Any
+    secret: int
+    tries: int
+
+
+def tries_counts(strategy: str, rng_state: Any) -> list[int]:
+    """counts[t]: how many of the secrets LOWEST..HIGHEST this game's player would have found in t guesses.
+
+    The player's guesses depend only on the hints and its own random state, so its game against
+    every possible secret is one tree: each guess splits the range left into the secrets below it
+    and those above, and both continue from the same random state. One draw per secret.
+    """
+    counts = [0] * (HIGHEST - LOWEST + 2)
+    rng = random.Random()
+    stack = [(LOWEST, HIGHEST, 1, rng_state)]
+    while stack:
+        lo, hi, depth, state = stack.pop()
+        if lo > hi:
+            continue
+        if state is not None:
+            rng.setstate(state)
+        guess = next_guess(strategy, lo, hi, rng)
+        after = rng.getstate() if state is not None else None
+        counts[depth] += 1
+        stack.append((lo, guess - 1, depth + 1, after))
+        stack.append((guess + 1, hi, depth + 1, after))
+    return counts
+
+
+def _binomial_tail(n: int, k: int, p: float) -> float:
+    """P(X >= k) for a binomial(n, p)."""
+    return min(1.0, sum(math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                                 + j * math.log(p) + (n - j) * math.log1p(-p)) for j in range(k, n + 1)))
+
+
+def _distinct_cdf(n: int, d: int, cells: int) -> float:
+    """P(at most d different values) among n independent uniform draws from `cells` values."""
+    dist = [1.0] + [0.0] * cells
+    for _ in range(n):
+        new = [0.0] * (cells + 1)
+        for seen, p in enumerate(dist):
+            if p:
+                new[seen] += p * seen / cells
+                if seen < cells:
+                    new[seen + 1] += p * (cells - seen) / cells
+        dist = new
+    return min(1.0, sum(dist[: d + 1]))
+
+
+def secret_tests(played: Sequence[Played]) -> list[tuple[str, str]]:
+    """Tests of the secrets a program's answers imply, over all its finished games (at least SECRET_MIN_GAMES).
+
+    A secret drawn uniformly at the start of a game, before any guess, is hit by the first guess
+    with probability 1/100 whatever the guess, and the game lasts as long as the player's own
+    guessing needs for that secret; the secrets of the games are independent and uniform. So:
+    the first guesses right (binomial upper tail), the total number of guesses against its exact
+    distribution for these games' players (both tails: answers that follow the guesses end games
+    early, answers that dodge them make them long), the number of different secrets (exact) and
+    how they spread over the range (the largest gap between the share of secrets up to a number and
+    that number's share of the range, by the Dvoretzky-Kiefer-Wolfowitz bound, which holds for any
+    number of games), each at the significance of SECRET_ALPHA, never above it. ``rigged_secret``: the answers follow the guesses;
+    ``unfair_secrets``: the secrets are not uniform draws from the range.
+    """
+    n = len(played)
+    if n < SECRET_MIN_GAMES:
+        return []
+    cells = HIGHEST - LOWEST + 1
+    broken: list[tuple[str, str]] = []
+    first = sum(1 for game in played if game.tries == 1)
+    if _binomial_tail(n, first, 1 / cells) < SECRET_ALPHA["first_guess"]:
+        broken.append(("rigged_secret", f"the first guess was called right in {first} of {n} games; a number chosen "
+                                        f"before the guess is hit first time in about 1 game in {cells} "
+                                        f"({n / cells:.1f} expected), so the answers follow the guesses, not a secret"))
+    total = sum(game.tries for game in played)
+    dist = np.ones(1)
+    for game in played:     # the exact distribution of the total: one convolution per game
+        counts = tries_counts(game.strategy, game.rng_state)
+        dist = np.convolve(dist, np.trim_zeros(np.array(counts, dtype=float) / cells, "b"))
+    mean = float(np.dot(np.arange(len(dist)), dist))
+    if not broken and dist[: total + 1].sum() < SECRET_ALPHA["tries"]:
+        broken.append(("rigged_secret", f"the {n} games took {total} guesses in all; against numbers chosen before the "
+                                        f"guesses the same guessing takes about {mean:.0f}: the games end far too early"))
+    if dist[total:].sum() < SECRET_ALPHA["tries"]:
+        broken.append(("rigged_secret", f"the {n} games took {total} guesses in all; against numbers chosen before the "
+                                        f"guesses the same guessing takes about {mean:.0f}: the answers steer away "
+                                        "from the guesses instead of keeping one secret"))
+    secrets = [game.secret for game in played]
+    distinct = len(set(secrets))
+    if _distinct_cdf(n, distinct, cells) < SECRET_ALPHA["distinct"]:
+        expected = cells * (1 - (1 - 1 / cells) ** n)
+        broken.append(("unfair_secrets", f"only {distinct} different secrets in {n} games (about {expected:.0f} "
+                                         f"expected from numbers drawn between {LOWEST} and {HIGHEST})"))
+    below = Counter(secrets)
+    seen, gap, worst = 0, 0.0, LOWEST
+    for number in range(LOWEST, HIGHEST + 1):
+        seen += below[number]
+        if abs(seen / n - (number - LOWEST + 1) / cells) > gap:
+            gap, worst = abs(seen / n - (number - LOWEST + 1) / cells), number
+    if 2 * math.exp(-2 * n * gap * gap) < SECRET_ALPHA["spread"]:
+        share = sum(c for number, c in below.items() if number <= worst)
+        broken.append(("unfair_secrets", f"the secrets of {n} games are not spread evenly between {LOWEST} and "
+                                         f"{HIGHEST}: {share} of them are {worst} or less, about "
+                                         f"{n * (worst - LOWEST + 1) / cells:.0f} expected"))
+    return broken
 
 
 def _summary_problems(name: str, output: str, finished: list[GameLog]) -> list[str]:
