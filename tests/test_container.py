@@ -337,3 +337,12 @@ def test_without_landlock_file_permissions_hide_the_course(container_run):
         assert not slot_uid_processes(before)
     finally:
         shutil.rmtree(course, ignore_errors=True)
+
+
+def test_container_uids_never_meet_bubblewrap_uids():
+    """The container profile kills every process of its slot's uid: a bubblewrap sandbox of
+    another grader on the machine (a program slot too) must never hold one of those uids."""
+    from grader.run import _bwrap, process
+
+    highest_bwrap = _bwrap.BASE_UID + max(process.PROGRAM_SLOTS)
+    assert container.UID_BASE > highest_bwrap

@@ -39,7 +39,9 @@ from typing import Any, Callable
 from . import _bwrap, meter
 from .model import IsolationProfile, Limits
 
-UID_BASE = 62000          # bwrap slots use 61000+: a per-uid kill must never reach them
+# bwrap slots use 61000 + slot, and its program slots reach 61000 + 1511: a per-uid kill must
+# never reach them (62000 once overlapped the program slots' 62000..62511).
+UID_BASE = 63000
 _UID_STRIDE = 1000        # next block tried when a uid is held by another grader
 LOCK_DIR = "/run/grader-uids"
 LITTER = ("/tmp", "/var/tmp", "/dev/shm")   # world-writable: swept per uid without Landlock
