@@ -276,14 +276,16 @@ class CallWatcher:
         self.unwatchable.add(qual)
 
     # -- attribution -----------------------------------------------------------------
-    def _student_site(self, frame: FrameType | None) -> tuple[str, int] | None:
+    def _student_site(self, frame: FrameType | None, names: set[str] | None = None) -> tuple[str, int] | None:
         """(filename, line) of the student code behind ``frame``, or None for library code.
 
         A code object's filename is the student's to choose (``compile(src, "<frozen os>",
         ...)``, ``code.replace(co_filename=...)``), so code that claims a library's file (or
         a frozen module) counts as library code only when it is that file's own code
         (:func:`_genuine`).  Forged code, like ``eval``/``exec`` code, is attributed to the
-        student line that ran it, else to itself."""
+        student line that ran it, else to itself.  ``names``: the names the banned callable
+        goes by; library code that never names it (``functools.singledispatch``'s wrapper)
+        only passes on a callable it was given, so the student frame behind it is the caller."""
         files = self._files
         forged: tuple[str, int] | None = None
         while frame is not None:
@@ -299,7 +301,10 @@ class CallWatcher:
             if not claims_library:
                 return (filename, frame.f_lineno)
             if _genuine(code):
-                return forged
+                if names is None or forged or not names.isdisjoint(code.co_names):
+                    return forged           # the library's own use of it
+                frame = frame.f_back        # a forwarder of what it was handed
+                continue
             forged = forged or (filename, frame.f_lineno)
             frame = frame.f_back
         return forged
@@ -538,6 +543,7 @@ class Tripwires:
         self._pending = set(self._covered)       # qualified names not resolved yet
         self._stand_in: dict[int, Any] = {}      # id(original) -> stand-in
         self._copies: dict[Any, str] = {}        # code of a banned Python function -> banned
+        self._names: dict[int, set[str]] = {}    # id(original) -> the names it goes by
         self._origins: dict[tuple[str, str], str] = {}   # (source file, qualname) of one -> banned
         self._unlocated: set[str] | None = {q for q in self._covered if "." in q}   # None: looked for
         self._originals: list[Any] = []          # keeps the originals alive (ids stay valid)
@@ -657,8 +663,9 @@ class Tripwires:
             self._pending.discard(qual)
             if _replaceable(obj):
                 if id(obj) not in self._stand_in:
-                    self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
+                    stand_in = self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
                     self._originals.append(obj)
+                    _place_on_class(qual, obj, stand_in)
                 if type(obj) is _FunctionType:
                     self._copies[obj.__code__] = self._covered[qual]
             elif CallWatcher.sees(qual, obj):   # a type (itertools.accumulate) is static-only
@@ -681,15 +688,19 @@ class Tripwires:
                 replacement = stand_in.get(id(value))
                 if replacement is not None and value is not replacement:
                     namespace[attr] = replacement
+                    self._names[id(value)].add(attr)
                     if _is_library(module):
                         self._placed.append((namespace, attr, replacement))
 
     def _make(self, original: Any, banned: str) -> Any:
         record = self._record
         call = original
+        # Every name it goes by: its own, and each module attribute that holds it (numpy's
+        # ``_sum_ = sum``), added as refresh finds them.
+        names = self._names.setdefault(id(original), {getattr(original, "__name__", ""), banned.rpartition(".")[2]})
 
         def stand_in(*args: Any, **kwargs: Any) -> Any:
-            record(banned)
+            record(banned, names)
             return call(*args, **kwargs)
 
         for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__text_signature__"):
@@ -699,10 +710,10 @@ class Tripwires:
                 pass
         return stand_in
 
-    def _record(self, banned: str) -> None:
+    def _record(self, banned: str, names: set[str]) -> None:
         if not self.active:
             return
-        site = self._site(sys._getframe(2))
+        site = self._site(sys._getframe(2), names)
         if site is not None:
             key = (banned, site[0], site[1])
             self._counts[key] = self._counts.get(key, 0) + 1
@@ -727,6 +738,18 @@ class Tripwires:
             if namespace.get(attr) is not stand_in:
                 return True
         return False
+
+
+def _place_on_class(qual: str, obj: Any, stand_in: Any) -> None:
+    """A banned method of a library class written in Python (``collections.Counter.total``):
+    the stand-in takes its place in the class, so every instance's call runs it."""
+    owner_name, _, attr = qual.rpartition(".")
+    owner = _lookup(owner_name, sys.modules)
+    if isinstance(owner, type) and owner.__dict__.get(attr) is obj:
+        try:
+            setattr(owner, attr, stand_in)
+        except (TypeError, AttributeError):   # a type written in C takes no new attributes
+            pass
 
 
 def _lookup(qual: str, modules: Mapping[str, Any]) -> object:
