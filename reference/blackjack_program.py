@@ -11,8 +11,10 @@ reference with the same cards and answers (reference/blackjack_replay.py) and sc
   scored once however many games show it, so the score does not depend on how often the
   program's own shuffle happens to trigger it, and every game that shows it is listed;
 * ``wording``: the share of the handout's kinds of line the program prints exactly;
-* rules: ``unfair_deals`` (the program's own deals fail a test of a fair shuffle) and
-  ``unreached_actions`` (some action was never reachable); the spec says what breaking one costs.
+* rules: ``unfair_deals`` (a program that reads the grader's decks shows a card that is not the
+  deck's next one, or the program's own deals fail a test of a fair shuffle: the opening tests
+  below and reference/blackjack_deals.py's test of every card) and ``unreached_actions`` (some
+  action was never reachable); the spec says what breaking one costs.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ _here = Path(__file__).parent
 _t = load_trusted_module(_here / "blackjack_transcript.py", "blackjack_transcript")
 _p = load_trusted_module(_here / "blackjack_players.py", "blackjack_players")
 _r = load_trusted_module(_here / "blackjack_replay.py", "blackjack_replay")
+_d = load_trusted_module(_here / "blackjack_deals.py", "blackjack_deals")
 
 CRITERIA = ("games", "wording")
 ASPECTS = {
@@ -42,10 +45,16 @@ ASPECTS = {
     "flow": "the right questions at the right time (insurance only against an Ace, no action after 21 or a bust)",
     "session": "the session ends on the answer that ends it, and the final total is the sum of the games",
 }
-#: Significance of each test of the program's own deals: the three together raise a false alarm
-#: for fewer than 1 in 40,000 honest submissions.
-FAIRNESS_ALPHA = {"ranks": 1e-5, "naturals": 1e-5, "repeats": 1e-6}
+#: Significance of each test of the program's own deals: the opening's three and the test of every
+#: card (``cards``, exact by Ville's inequality) together raise a false alarm for fewer than 1 in
+#: 30,000 honest submissions.
+FAIRNESS_ALPHA = {"ranks": 1e-5, "naturals": 1e-5, "repeats": 1e-6, "cards": 1e-5}
 FAIRNESS_MIN_GAMES = 30
+#: Games whose opening is the supplied deck's, at least, for a program to count as reading the decks
+#: (an honest self-shuffling program opens two of ~330 games so by chance with probability ~3e-6).
+DECK_READER_GAMES = 2
+#: Games listed in full in a message; the rest are counted.
+SHOWN_PROBLEMS = 3
 
 _STRATEGIES = sorted(_p.STRATEGIES)
 CARD_SCHEMA = {"type": "string", "pattern": "^(Ace|King|Queen|Jack|10|[2-9]) of (Clubs|Diamonds|Hearts|Spades)$"}
@@ -59,7 +68,7 @@ CASE_SCHEMA: dict[str, Any] = {
         "weight": {"type": "number"},
         "timed": {"type": "boolean"},
         "seed": {"type": "integer"},
-        "games": {"type": "integer", "minimum": 1, "maximum": 200},
+        "games": {"type": "integer", "minimum": 1, "maximum": 1000},
         "stakes": {"type": "array", "minItems": 1, "items": {"type": "number", "exclusiveMinimum": 0}},
         "insure": {"type": "boolean"},
         "stdin": {"type": "array", "minItems": 1, "items": {"type": ["string", "number"]}},
@@ -137,6 +146,8 @@ class _Findings:
     reference_lines: list[str] = field(default_factory=list)
     student_lines: list[str] = field(default_factory=list)
     openings: list[tuple[str, str, str]] = field(default_factory=list)
+    own: list[Any] = field(default_factory=list)                    # games the program dealt itself
+    supplied: list[tuple[str, Any, list[str]]] = field(default_factory=list)   # (case, game, its deck) when a deck was given
     actions: set[str] = field(default_factory=set)
     notes: list[TestResult] = field(default_factory=list)
     totals: list[tuple[float, dict[str, float]]] = field(default_factory=list)   # (summary - sum, announced by kind)
@@ -172,8 +183,15 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
                             max_score=wording_points, message=f"{ratio:.0%} of the handout's kinds of line printed "
                             "exactly" + (": " + "; ".join(misses) if misses else "")))
     tests.extend(found.notes)
-    unfair = fairness(found.openings)
-    broken = [("unfair_deals", "; ".join(message for _, message in unfair))] if unfair else []
+    unfair = [message for _, message in deck_deviations(found.supplied)]
+    unfair += [message for _, message in fairness(found.openings)]
+    cards = _d.CardTest()
+    for game in found.own:
+        cards.add_game(game)
+    verdict = cards.verdict(FAIRNESS_ALPHA["cards"])
+    if verdict:
+        unfair.append(verdict)
+    broken = [("unfair_deals", "; ".join(unfair))] if unfair else []
     complete = all(not run.crash and run.transcript.ended == "exit" for run in runs)
     missing = [name for name in ("hit", "stand", "double down", "surrender", "insurance") if name not in found.actions]
     if complete and missing and len(found.openings) >= FAIRNESS_MIN_GAMES:
@@ -187,9 +205,37 @@ def _aspect_test(aspect: str, faults: list[str], games: int, points: float) -> T
         return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="passed",
                           score=round(points, 4), max_score=round(points, 4), message=f"{ASPECTS[aspect]}: right in all "
                           f"{games} games")
-    shown = "; ".join(faults[:3]) + (f"; ... ({len(faults) - 3} more)" if len(faults) > 3 else "")
+    shown = "; ".join(_bounded(f) for f in faults[:SHOWN_PROBLEMS]) + (
+        f"; ... ({len(faults) - SHOWN_PROBLEMS} more)" if len(faults) > SHOWN_PROBLEMS else "")
     return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="failed", score=0.0,
                       max_score=round(points, 4), message=f"{ASPECTS[aspect]}: wrong {len(faults)} times: {shown}")
+
+
+def _bounded(text: str, limit: int = 600) -> str:
+    """One problem as a student reads it: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 20].rstrip() + " ... (shortened)"
+
+
+def deck_deviations(supplied: list[tuple[str, Any, list[str]]]) -> list[tuple[str, str]]:
+    """A program that reads the supplied decks must deal every card of every game from them, in order.
+
+    It reads them when at least DECK_READER_GAMES games open with their deck's first three cards;
+    then each game's first card that is not the deck's next one is named with its line. A game past
+    the last supplied deck may instead be dealt by the program itself (it is tested as its own deal).
+    """
+    if sum(1 for _, game, deck in supplied if _d.follows_opening(game, deck)) < DECK_READER_GAMES:
+        return []
+    by_order = {}
+    for order in _d.ORDERS:    # the spec's order, or the hidden card dealt at the dealer's turn: one for all games
+        by_order[order] = [f"{name} game {game.number}: {deviation}" for name, game, deck in supplied
+                           for deviation in [_d.deck_deviation(game, deck, order)] if deviation]
+    wrong = min(by_order.values(), key=len)
+    if not wrong:
+        return []
+    shown = "; ".join(_bounded(w) for w in wrong[:SHOWN_PROBLEMS])
+    more = f"; ... ({len(wrong) - SHOWN_PROBLEMS} more games)" if len(wrong) > SHOWN_PROBLEMS else ""
+    return [("unfair_deals", f"the program reads the grader's decks but does not deal from them in order in "
+                             f"{len(wrong)} game(s): {shown}{more}")]
 
 
 def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
@@ -206,10 +252,13 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
             continue
         found.games += 1
         _judge_game(name, game, ctx, found)
-        opening = (*game.player[:2], game.dealer_up or "")
+        opening = _d.opening(game)
         deck = supplied[(game.number - 1) % len(supplied)] if supplied else []
-        if len(opening) == 3 and all(opening) and (not deck or list(opening) != deck[:3]):
+        if deck and (game.number <= len(supplied) or _d.follows_opening(game, deck)):
+            found.supplied.append((name, game, deck))   # must follow the deck if the program reads the decks
+        if len(opening) == 3 and all(opening) and not _d.follows_opening(game, deck):
             found.openings.append(opening)   # dealt by the program itself
+            found.own.append(game)
             found.actions.update(_p.ACTIONS.get(a, "") for a in game.actions())
             found.actions.update("insurance" for a in game.answers if a.kind == "insurance")
     found.student_lines.extend(session.lines)

@@ -37,8 +37,10 @@ def deal_problems(game: Any) -> list[str]:
     for card in dict.fromkeys(shown):
         if card not in _t.ALL_CARDS:
             problems.append(f"'{card}' is not a card of a 52-card deck")
-    for card, line in game.repeated:
+    for card, line in game.repeated[:3]:
         problems.append(f"{card} was dealt a second time in one game (line {line})")
+    if len(game.repeated) > 3:
+        problems.append(f"... and {len(game.repeated) - 3} more cards dealt a second time")
     if len(game.player) != 2:
         problems.append(f"the player should get 2 open cards at the start, {len(game.player)} were shown")
     if game.dealer_up is None:

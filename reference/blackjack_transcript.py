@@ -124,6 +124,7 @@ class GameRecord:
     dealer_draws: list[str] = field(default_factory=list)
     repeated: list[tuple[str, int]] = field(default_factory=list)   # a card shown as new a second time, at line
     odd: list[tuple[str, int]] = field(default_factory=list)        # cards that fit nowhere
+    shown: list[tuple[str, str, int]] = field(default_factory=list)  # (whose: player/dealer_up/dealer/player_draw, card, line), as shown
     result_kind: str | None = None
     money: float | None = None
     result_line: tuple[int, str] | None = None
@@ -282,6 +283,7 @@ class TranscriptParser:
     def _new(self, game: GameRecord, whom: str, card: str, number: int) -> None:
         if card in game.revealed():
             game.repeated.append((card, number))
+        game.shown.append((whom, card, number))
         if whom == "dealer_up":
             game.dealer_up = card
         elif whom == "player":

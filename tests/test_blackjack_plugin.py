@@ -105,3 +105,121 @@ def test_rigged_deals_are_flagged():
     assert any("do not vary" in message for _, message in plugin.fairness(same))
     busting = [(o[0], o[1], "6 of Clubs") for o in _fair_openings(rng, 60)]
     assert plugin.fairness(busting)
+
+
+deals = load_trusted_module(ROOT / "reference" / "blackjack_deals.py", "blackjack_deals")
+reference = load_trusted_module(ROOT / "reference" / "blackjack.py", "blackjack_reference")
+
+
+class _Answering:
+    """stdin for the reference that a grader's player answers (a fair or a rigged dealer, no program)."""
+
+    def __init__(self, out, player):
+        self.out, self.player = out, player
+
+    def readline(self, *_):
+        text = self.out.getvalue()
+        self.out.seek(0)
+        self.out.truncate()
+        answer = self.player.answer(text)
+        return answer + "\n" if isinstance(answer, str) else ""
+
+
+def _played(decks, games=40, seed=1, game_class=None):
+    """The GameRecords of one `mixed` session the reference deals from ``decks`` (game number -> deck)."""
+    import io
+    player = players.BlackjackPlayer(players.make_policy({"strategy": "mixed", "games": games, "seed": seed}, None))
+    out = io.StringIO()
+    saved = reference.Game
+    reference.Game = game_class or saved
+    try:
+        reference.play_session(_Answering(out, player), out, decks)
+    finally:
+        reference.Game = saved
+    player.parser.feed_output(out.getvalue())
+    return [g for g in player.parser.finish().games if g.result_kind]
+
+
+def _fair_decks(rng):
+    def deck(_):
+        cards = list(t.ALL_CARDS)
+        rng.shuffle(cards)
+        return cards
+    return deck
+
+
+class _NeverSeventeen(reference.Game):
+    """A dealer who swaps the cards that would make 17 (hidden card or draw) for later ones: a deal hiding a bug."""
+
+    def deal(self):
+        rest = list(self.cards)
+        for i in range(4, len(rest)):
+            if t.hand_total(rest[2:4]) != 17:
+                break
+            if t.hand_total([rest[2], rest[i]]) not in (17, 21):
+                rest[3], rest[i] = rest[i], rest[3]
+        self.cards = iter(rest)
+        super().deal()
+
+    def dealer_turn(self):
+        rest = list(self.cards)
+        self.cards = iter(rest)
+        draw = self.draw
+
+        def pick():
+            i = next((i for i, c in enumerate(rest) if t.hand_total([*self.dealer, c]) != 17), 0)
+            return rest.pop(i)
+        self.draw = pick
+        try:
+            return super().dealer_turn()
+        finally:
+            self.draw = draw
+
+
+def test_every_card_must_follow_the_supplied_deck_in_dealing_order():
+    rng = random.Random(5)
+    decks = [_fair_decks(rng)(0) for _ in range(6)]
+    games = _played(lambda n: list(decks[(n - 1) % 6]), games=6)
+    assert all(deals.follows_opening(g, decks[g.number - 1]) for g in games)
+    assert all(deals.deck_deviation(g, decks[g.number - 1]) is None for g in games)
+    supplied = [("case", g, decks[g.number - 1]) for g in games]
+    assert plugin.deck_deviations(supplied) == []
+    # the same games judged against decks whose drawn cards are in another order: named with game and line
+    drawn = next(g for g in games if len(deals.slots(g)) >= 6)
+    deck = list(decks[drawn.number - 1])
+    deck[4], deck[5] = deck[5], deck[4]
+    message = deals.deck_deviation(drawn, deck)
+    line = next(line for _, card, line in deals.slots(drawn) if card == deck[5])
+    assert message and message.startswith(f"line {line} shows {deck[5]}") and "card 5 is" in message
+    [(rule, text)] = plugin.deck_deviations([*supplied[:drawn.number - 1], ("case", drawn, deck), *supplied[drawn.number:]])
+    assert rule == "unfair_deals" and f"case game {drawn.number}: line" in text and "in 1 game(s)" in text
+
+
+def test_a_self_shuffling_program_is_not_held_to_decks_it_never_read():
+    rng = random.Random(6)
+    games = _played(_fair_decks(rng), games=30)
+    other = [_fair_decks(rng)(0) for _ in games]
+    other[0] = [*deals.opening(games[0]), *[c for c in t.ALL_CARDS if c not in deals.opening(games[0])]]  # one opening by chance
+    assert plugin.deck_deviations([("case", g, d) for g, d in zip(games, other)]) == []
+
+
+def test_the_card_test_passes_fair_deals_and_catches_a_dealer_that_never_reaches_17():
+    rng = random.Random(7)
+    for _ in range(3):
+        fair = deals.CardTest()
+        for game in _played(_fair_decks(rng), games=300, seed=rng.randrange(100)):
+            fair.add_game(game)
+        assert fair.verdict(1e-5) is None and fair.cards > 1000
+    rigged = deals.CardTest()
+    for game in _played(_fair_decks(rng), games=300, game_class=_NeverSeventeen):
+        rigged.add_game(game)
+    verdict = rigged.verdict(1e-5)
+    assert verdict and "the dealer's total became 17 0 times" in verdict
+
+
+def test_a_flood_of_repeated_cards_makes_a_short_message():
+    game = t.GameRecord(number=1, first_line=1, player=["2 of Hearts", "3 of Hearts"], dealer_up="4 of Hearts",
+                        repeated=[("2 of Spades", line) for line in range(20000)])
+    problems = replay.deal_problems(game)
+    assert len(problems) == 4 and "19997 more cards dealt a second time" in problems[-1]
+    assert len(plugin._aspect_test("deal", ["x" * 100000], 1, 10.0).message) < 1000
