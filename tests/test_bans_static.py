@@ -446,3 +446,17 @@ def test_the_collector_is_left_as_it_was_found(source):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_banned_method_of_a_class_is_reached_only_through_an_attribute():
+    """collections.Counter.total on the ban list must not send every file with a variable
+    called total to the full analysis, and must catch its use through an attribute."""
+    import ast
+
+    from grader.static.bans import mentions_anything_banned
+
+    names = ("builtins.sum", "collections.Counter.total")
+    assert not mentions_anything_banned(ast.parse("def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n"
+                                                  "    return total\n"), names)
+    assert mentions_anything_banned(ast.parse("def f(c):\n    return c.total()\n"), names)
+    assert mentions_anything_banned(ast.parse("def f(c):\n    return getattr(c, 'total')()\n"), names)

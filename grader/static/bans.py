@@ -255,6 +255,13 @@ def _triggers(names: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def _name_triggers(names: Sequence[str]) -> frozenset[str]:
+    """The words a bare name must not be: a method of a class (``collections.Counter.total``,
+    its class capitalised, as Python's and numpy's are) is reached only through an attribute,
+    so a variable called ``total`` cannot reach it (and is common in honest code)."""
+    return _triggers([n for n in names if "(" in n or n.count(".") < 2 or not n.rsplit(".", 2)[-2][:1].isupper()])
+
+
 def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     """Could this code reach a banned callable at all?  A cheap, sound pre-check.
 
@@ -268,7 +275,7 @@ def mentions_anything_banned(tree: ast.AST, names: Sequence[str]) -> bool:
     One walk over the tree, dispatched on each node's exact type: it runs on every submission.
     """
     triggers = _triggers(names)
-    bad_names = triggers | _RISKY_NAMES
+    bad_names = _name_triggers(names) | _RISKY_NAMES
     own_attrs: set[str] = set()
     used_attrs: set[str] = set()        # not inert: allowed only if the file defines them
     docstrings: set[int] = set()
