@@ -171,3 +171,26 @@ def test_programs_get_a_fixed_number_of_malloc_arenas():
     player = Recorder([])
     transcript = _run({"m.py": "import os\nprint(os.environ.get('MALLOC_ARENA_MAX'))\n"}, ["python3", "-u", "m.py"], player)
     assert transcript.ended == "exit" and transcript.output.strip() == "2"
+
+
+def test_the_longest_cases_start_first_and_come_back_in_order(monkeypatch):
+    """Two at a time, a long case listed last would run alone at the end: it starts first instead."""
+    import threading
+
+    from grader.programs import grade
+
+    started: list[str] = []
+    lock = threading.Lock()
+
+    def run(self, plugin, case, ctx, *, own_inputs_only=False):
+        with lock:
+            started.append(case["name"])
+        return case["name"]
+
+    monkeypatch.setattr(grade, "CASE_JOBS", 2)
+    monkeypatch.setattr(grade._Runner, "run", run)
+    runner = object.__new__(grade._Runner)
+    cases = [{"name": n} for n in ("short", "untimed", "long", "middle")]
+    runs = runner.run_all(None, cases, None, costs=[0.1, 0.0, 2.0, 0.5])
+    assert runs == ["short", "untimed", "long", "middle"]
+    assert set(started[:2]) == {"long", "middle"}

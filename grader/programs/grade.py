@@ -74,12 +74,21 @@ class _Runner:
         self.profile = profile
 
     def run_all(self, plugin: Plugin, cases: Sequence[Mapping[str, Any]], ctx: Context, *,
-                own_inputs_only: bool = False) -> list[CaseRun]:
-        """Every case, CASE_JOBS at a time, in the cases' order."""
+                own_inputs_only: bool = False, costs: Sequence[float] = ()) -> list[CaseRun]:
+        """Every case, CASE_JOBS at a time; the runs come back in the cases' order.
+
+        With ``costs`` (each case's expected CPU time, in the cases' order) the longest start first, so that
+        a long case does not start last and run alone on one core while the other waits.
+        """
+        def play(case: Mapping[str, Any]) -> CaseRun:
+            return self.run(plugin, case, ctx, own_inputs_only=own_inputs_only)
+
         if CASE_JOBS == 1 or len(cases) < 2:
-            return [self.run(plugin, case, ctx, own_inputs_only=own_inputs_only) for case in cases]
+            return [play(case) for case in cases]
+        order = sorted(range(len(cases)), key=lambda i: -costs[i] if i < len(costs) else 0.0)
         with ThreadPoolExecutor(CASE_JOBS, thread_name_prefix="case") as pool:
-            return list(pool.map(lambda case: self.run(plugin, case, ctx, own_inputs_only=own_inputs_only), cases))
+            started = {i: pool.submit(play, cases[i]) for i in order}
+            return [started[i].result() for i in range(len(cases))]
 
     def run(self, plugin: Plugin, case: Mapping[str, Any], ctx: Context, *, own_inputs_only: bool = False) -> CaseRun:
         play = plugin.start(case, ctx)
@@ -128,6 +137,12 @@ def _reference_times(spec_path: str, digest: str, public_only: bool) -> tuple[fl
     return tuple(run.transcript.cpu_s for run in runner.run_all(plugin, timed, ctx, own_inputs_only=True))
 
 
+def _expected_costs(spec: Any, program: ProgramSpec, public_only: bool) -> list[float]:
+    """How long each case is likely to take: the reference's CPU time on it (0 for an untimed case)."""
+    times = iter(_reference_times(str(spec.path), getattr(spec, "digest", ""), public_only))
+    return [next(times) if case.get("timed", True) else 0.0 for case in program.cases]
+
+
 def speed_score(student: Sequence[float], reference: Sequence[float], factors: tuple[float, float],
                 points: float) -> tuple[float, dict[str, Any]]:
     """Full points up to ``full`` x the reference's CPU time, none from ``zero`` x, linear between."""
@@ -168,7 +183,7 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
         return _compile_error(finish, program, built, extra)
     ctx = _context(program, plugin, load_trusted_module(reference_path(spec), "reference"), language, built)
     runner = _Runner(program, language, setup, built, limits, profile)
-    runs = runner.run_all(plugin, program.cases, ctx)
+    runs = runner.run_all(plugin, program.cases, ctx, costs=_expected_costs(spec, program, public_only))
     judgement = plugin.judge(runs, ctx)
     tests = list(judgement.tests)
     speed, speed_test = _speed(spec, program, language.name, runs, public_only)
