@@ -34,6 +34,7 @@ def one(body: str) -> list[Finding]:
     ("evalin('caller', 'q = cumsum(mine);');", "cumsum"),
     ("t = feval(['su' 'm'], mine);", "sum"),
     ("name = 'sum'; t = feval(name, mine);", "sum"),
+    ("t = nthargout(1, 'sum', mine);", "sum"),
 ])
 def test_every_way_to_reach_a_banned_function_is_found(body, banned):
     hits = [f for f in one(body) if not f.evasion]
@@ -61,6 +62,37 @@ def test_a_students_own_sum_shadows_the_builtin():
 def test_code_the_analysis_cannot_read_is_dynamic_code():
     hits = one("t = feval(input('which? ', 's'), mine); eval(code);")
     assert {f.banned for f in hits} == {"feval", "eval"} and all(f.evasion for f in hits)
+
+
+@pytest.mark.parametrize("body, call", [
+    # Ways a red team ran code nobody analysed, or switched the run-time tripwire off.
+    ("fid = fopen(fullfile(tempdir(), 'h.m'), 'w'); fclose(fid);", "fopen"),
+    ("fid = fopen('h.m', 'a+');", "fopen"),
+    ("addpath(tempdir());", "addpath"),
+    ("p = strsplit(path(), pathsep()); rmpath(p{1});", "rmpath"),
+    ("cd /tmp", "cd"),
+    ("restoredefaultpath", "restoredefaultpath"),
+    ("run('helper.m');", "run"),
+    ("system('ls');", "system"),
+    ("munlock('grader_trip_');", "munlock"),
+    ("clear functions", "clear"),
+    ("clear('all');", "clear"),
+    ("grader_trip_('stop');", "grader_trip_"),
+    ("f = 'grader_call_';", "grader_call_"),
+])
+def test_what_runs_unread_code_or_could_switch_the_tripwire_off_is_dynamic_code(body, call):
+    hits = one(body)
+    assert call in {f.banned for f in hits} and all(f.evasion for f in hits), hits
+
+
+@pytest.mark.parametrize("body", [
+    "fid = fopen('data.txt'); fclose(fid);",     # reading a file
+    "fid = fopen('data.txt', 'r');",
+    "clear k",                                   # clearing a variable
+    "here = cd; p = path;",                      # asking where things are
+])
+def test_honest_file_reading_and_clearing_are_not_dynamic_code(body):
+    assert one(body) == []
 
 
 def test_a_helper_in_another_file_counts_against_exactly_the_functions_that_reach_it():

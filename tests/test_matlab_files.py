@@ -44,3 +44,14 @@ def test_local_functions_and_scripts():
     lay = layout({"war.m": b"function o = war(a)\no = h(a);\nend\nfunction r = h(a)\nr = a;\nend\n",
                   "h.m": b"function r = h(a)\nr = 2 * a;\nend\n"})
     assert lay.files["h.m"] == b"function r = h(a)\nr = 2 * a;\nend\n"   # a file of its own is never replaced
+
+
+def test_a_file_named_like_the_graders_own_functions_is_not_loaded():
+    # The student's folder comes first on Octave's path: a grader_trip_.m there would shadow the tripwire.
+    files = {"grader_trip_.m": b"function out = grader_trip_(op, arg)\nout = '';\n",
+             "war.m": b"function o = war(a)\no = 1;\nend\nfunction grader_call_()\nend\n"}
+    lay = layout(files)
+    assert sorted(lay.files) == ["war.m"] and set(lay.callable) == {"war"}     # nor split out of war.m
+    from grader.languages.matlab import MATLAB
+    assert "grader_trip_.m is not loaded" in (MATLAB.encoding_note("grader_trip_.m", files["grader_trip_.m"]) or "")
+    assert MATLAB.encoding_note("war.m", files["war.m"]) is None

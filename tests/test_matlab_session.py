@@ -19,6 +19,14 @@ FILES = {
     "totals.m": b"function t = totals(v)\nt = sum(v) + mean(v);\nf = @sum;\nt = t + f(v) + feval('sum', v);\n",
     "uses_median.m": b"function t = uses_median(v)\nt = median(v);\n",
     "shim.m": b"function t = shim(s)\nt = contains(s, 'ell');\n",
+    # Red-team evasions of the tripwire: code written at run time outside the student's folder, a library
+    # function handed the name, and `clear functions` (which once reset the tripwire's state).
+    "writes.m": b"function t = writes(v)\nfid = fopen(fullfile(tempdir(), 'adder_w.m'), 'w');\n"
+                b"fprintf(fid, 'function s = adder_w(v)\\ns = %s(v);\\nend\\n', char([115 117 109]));\n"
+                b"fclose(fid);\naddpath(tempdir());\nt = adder_w(v);\n",
+    "passes.m": b"function t = passes(v)\nt = nthargout(1, 'sum', v);\n",
+    "clears.m": b"function t = clears(v)\nclear functions\nt = cellfun(char([115 117 109]), {v});\n",
+    "peeks.m": b"function n = peeks(x)\nn = numel(evalin('caller', 'evalin(''caller'', ''cases'')'));\n",
 }
 
 
@@ -87,3 +95,23 @@ def test_the_tripwire_records_banned_calls_from_student_code_only(octave):
 
 def test_compatibility_shims_are_on_the_path(octave):
     assert octave.call("shim", ["hello"], time_limit=2, expected=True).value is True
+
+
+def test_the_tripwire_counts_code_outside_octave_and_the_grader_as_the_students(octave):
+    written = octave.call("writes", [[1, 2, 3]], time_limit=5, watch=True)
+    assert written.value == 6 and [(h["banned"], h["file"], h["line"]) for h in written.watch_hits] == [("sum", "writes.m", 6)]
+    passed = octave.call("passes", [[1, 2, 3]], time_limit=5, watch=True)   # nthargout never names sum: the student did
+    assert passed.value == 6 and [(h["banned"], h["line"]) for h in passed.watch_hits] == [("sum", 2)]
+
+
+def test_clear_functions_does_not_switch_the_tripwire_off(octave):
+    for _ in range(2):
+        cleared = octave.call("clears", [[1, 2, 3]], time_limit=5, watch=True)
+        assert cleared.value == 6 and [(h["banned"], h["line"]) for h in cleared.watch_hits] == [("sum", 3)]
+
+
+def test_a_case_never_sees_the_cases_after_it_unless_they_are_public(octave):
+    alone = octave.call_many("peeks", [([k], 5) for k in range(4)])     # hidden cases: a request each
+    assert [r.value for r in alone] == [1, 1, 1, 1]
+    together = octave.call_many("peeks", [([k], 5) for k in range(4)], batch=True)
+    assert [r.value for r in together] == [4, 4, 4, 4]

@@ -15,11 +15,16 @@ A use of a banned function ``sum`` is found wherever MATLAB would reach it:
 A string that cannot be folded to a constant in ``eval``/``feval``/``str2func``/... is
 ``dynamic-code`` (the spec's ``dynamic_code`` policy decides). A name the student defines
 (a variable, or their own function ``sum``) shadows the builtin and is not a use.
+Also ``dynamic-code``: what lets code the analysis never read run, or switches the run-time
+tripwire off (:data:`TAMPER`: path and folder changes, scripts, shell commands, ``mlock``; a
+file opened for writing, since a ``.m`` file written at run time is code nobody analysed;
+``clear all``/``clear functions``; naming the grader's own ``grader_..._`` functions).
 Findings count against the graded functions that reach them (``scope: reachable``), or
 every graded function whose file holds them (``scope: file``).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -43,8 +48,24 @@ MATLAB_NAMES: dict[str, tuple[str, ...]] = {
     "str.join": ("strjoin",), "str.split": ("strsplit",), "str.replace": ("strrep",),
 }
 #: Functions whose first argument (evalin: second) names the function they run, or holds code.
-BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0}
+BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0, "nthargout": 1}
 CODE: dict[str, int] = {"eval": 0, "evalc": 0, "evalin": 1}
+#: Calls that run code the analysis never read, or could switch the run-time tripwire off (a red team
+#: wrote a .m file calling builtin('sum') at run time, and rmpath'd or cleared the tripwire): dynamic code.
+TAMPER: dict[str, str] = {
+    **dict.fromkeys(("addpath", "rmpath", "path", "restoredefaultpath", "cd", "chdir", "rehash", "pkg"),
+                    "changes where MATLAB finds functions"),
+    **dict.fromkeys(("run", "source"), "runs a script file"),
+    **dict.fromkeys(("system", "unix", "dos", "shell_cmd"), "runs a shell command"),
+    **dict.fromkeys(("mlock", "munlock"), "locks or unlocks functions in memory"),
+    **dict.fromkeys(("copyfile", "movefile", "save", "diary"), "writes a file (a .m file written at run time is code nobody read)"),
+}
+#: Of these, only a call with arguments (``path`` and ``cd`` alone just answer where things are).
+WITH_ARGUMENTS = {"path", "cd", "chdir"}
+CLEARS = {"clear", "clearvars"}
+CLEARS_CODE = {"all", "-all", "-a", "functions", "-functions", "-f", "classes", "-classes", "-c"}
+#: The grader's own functions in Octave (``matlab_m/server``): a student's code has no business naming them.
+RESERVED = re.compile(r"grader_\w*_")
 
 
 def matlab_names(names: Iterable[str]) -> dict[str, str]:
@@ -102,8 +123,14 @@ class _Scan:
             self.name_use(node.text.decode(), node, f"taken as a handle (@{node.text.decode()})" if handle else "called", shift)
         elif kind == "command_name":
             self.name_use(node.text.decode(), node, "called in command syntax", shift)
+        if kind in ("identifier", "string_content") and RESERVED.fullmatch(node.text.decode("utf-8", "replace")):
+            name = node.text.decode()
+            self.flag(name, node, shift, how=f"`{name}` names one of the grader's own functions")
         if kind == "function_call":
             self.dynamic(node, shift)
+            self.tamper(node, shift)
+        elif kind == "command":
+            self.tamper(node, shift)
         for child in node.children:
             self.walk(child, shift)
 
@@ -143,9 +170,27 @@ class _Scan:
             u = self.uses[i]
             self.uses[i] = Use(u.kind, u.name, u.line, u.col, f"{u.how} inside an eval string")
 
-    def flag(self, name: str, node: Any, shift: int) -> None:
-        self.uses.append(Use("dynamic", name, node.start_point[0] + 1 + shift, node.start_point[1] + 1,
-                             f"{name}(...) with a name or code the grader cannot read before running it"))
+    def tamper(self, call: Any, shift: int) -> None:
+        """A call (or command) that lets unread code run or could switch the tripwire off."""
+        callee = next((c for c in call.children if c.type in ("identifier", "command_name")), None)
+        if callee is None or callee.text.decode() in self.variables | self.defined:
+            return
+        name = callee.text.decode()
+        if call.type == "command":
+            args: list[str | None] = [c.text.decode("utf-8", "replace") for c in call.children if c.type == "command_argument"]
+        else:
+            node = next((c for c in call.children if c.type == "arguments"), None)
+            args = [self.fold(a) for a in node.children if a.is_named] if node is not None else []
+        if name in TAMPER and (args or name not in WITH_ARGUMENTS):
+            self.flag(name, call, shift, TAMPER[name])
+        elif name == "fopen" and len(args) >= 2 and (args[1] is None or set(args[1]) & set("wa+")):
+            self.flag(name, call, shift, "opens a file for writing (a .m file written at run time is code nobody read)")
+        elif name in CLEARS and any(a is None or a in CLEARS_CODE for a in args):
+            self.flag(name, call, shift, "clears functions from memory (the grader's ban tripwire among them)")
+
+    def flag(self, name: str, node: Any, shift: int, why: str = "", how: str = "") -> None:
+        how = how or (f"{name}(...) {why}" if why else f"{name}(...) with a name or code the grader cannot read before running it")
+        self.uses.append(Use("dynamic", name, node.start_point[0] + 1 + shift, node.start_point[1] + 1, how))
 
     def fold(self, node: Any) -> str | None:
         """The constant string an expression always is, or None."""

@@ -14,10 +14,14 @@ Parsing is tree-sitter's MATLAB grammar, shared with the ban analysis.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 SUFFIX = ".m"
+#: The grader's own functions in Octave (``matlab_m/server``): a student's file of such a name would
+#: shadow the call server and its ban tripwire (the student's folder comes first), so it is not loaded.
+RESERVED = re.compile(r"grader_\w*_")
 
 
 @functools.lru_cache(maxsize=1)
@@ -27,6 +31,14 @@ def parser() -> Any:
     from tree_sitter import Language, Parser
 
     return Parser(Language(tree_sitter_matlab.language()))
+
+
+def reserved_note(name: str) -> str | None:
+    """Why a file is not loaded, when its name is one the grader's own Octave code uses."""
+    stem = name.rsplit("/", 1)[-1][: -len(SUFFIX)] if name.endswith(SUFFIX) else ""
+    if RESERVED.fullmatch(stem):
+        return f"{name} is not loaded: names such as grader_..._ belong to the grader's own code; rename the file"
+    return None
 
 
 def parse(source: bytes) -> Any:
@@ -90,12 +102,12 @@ def layout(files: Mapping[str, bytes]) -> Layout:
     its own file, a local function still wins over a split-out one of the same name.
     """
     sources = {n: d for n, d in sorted(files.items()) if n.endswith(SUFFIX)}
-    out = dict(sources)
+    notes: list[str] = []
+    out = {n: d for n, d in sources.items() if reserved_note(n) is None}
     callable_: dict[str, tuple[str, int]] = {}
     functions: list[Function] = []
     per_file: dict[str, list[Function]] = {}
-    notes: list[str] = []
-    for name, data in sources.items():
+    for name, data in out.items():
         defs, is_function_file = definitions(name, data)
         per_file[name] = defs
         functions += defs
@@ -105,7 +117,8 @@ def layout(files: Mapping[str, bytes]) -> Layout:
     origin: dict[str, str] = {}
     shifts: dict[str, tuple[tuple[int, int], ...]] = {}
     for name, defs in per_file.items():
-        split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out]
+        split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out
+                 and not RESERVED.fullmatch(f.name)]
         for f in split:
             target = f"{f.name}{SUFFIX}"
             out[target], shifts[target] = _split(sources[name], f, defs)

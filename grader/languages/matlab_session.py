@@ -273,27 +273,35 @@ class OctaveSession:
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None,
-                  stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
-        """Every case of a function in one request; a case that kills Octave costs that case only.
+                  stop: Callable[[Sequence[CallResult]], bool] | None = None, batch: bool = False) -> list[CallResult]:
+        """Every case of a function; a case that kills Octave costs that case only.
 
-        ``stop`` (the consecutive-timeout rule) is accepted; Octave serves the request whole, so every case runs."""
+        ``batch`` (public cases, which hide nothing) sends them all in one request. Otherwise
+        each case is a request of its own, sent only once the one before has answered, so
+        Octave never holds the inputs of a hidden case it has not been asked to run yet (the
+        student's code can read the server's variables); ``stop`` (the consecutive-timeout
+        rule) is then asked after every result, and the remaining cases are not run."""
         flags = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         wanted = list(expected) if expected is not None else [None] * len(calls)
-        return self._calls(function, calls, flags, wanted)
+        return self._calls(function, calls, flags, wanted, batch=batch, stop=stop)
 
     def _calls(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
-               wanted: Sequence[Any], classes: Sequence[str | None] = ()) -> list[CallResult]:
+               wanted: Sequence[Any], classes: Sequence[str | None] = (), *, batch: bool = True,
+               stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
         if self._closed:
             raise SandboxError("the session is closed")
         literals = [mv.args_literal(list(args), classes) for args, _ in calls]   # the grader's own values
         results: list[CallResult] = []
         while len(results) < len(calls):
+            if not batch and results and stop is not None and stop(results):
+                break
             failure = self._ensure()
             if failure:
                 results.append(failure)
                 continue
-            results += self._batch(function, calls[len(results):], flags[len(results):],
-                                   wanted[len(results):], literals[len(results):])
+            end = len(calls) if batch else len(results) + 1
+            results += self._batch(function, calls[len(results):end], flags[len(results):end],
+                                   wanted[len(results):end], literals[len(results):end])
         return results
 
     def _batch(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
