@@ -35,6 +35,11 @@ def one(body: str) -> list[Finding]:
     ("t = feval(['su' 'm'], mine);", "sum"),
     ("name = 'sum'; t = feval(name, mine);", "sum"),
     ("t = nthargout(1, 'sum', mine);", "sum"),
+    # Octave's double-quoted strings: escapes are read as Octave reads them, and a \" does not end the string.
+    ('t = builtin("\\x73um", mine);', "sum"),
+    ('t = builtin("s\\165m", mine);', "sum"),
+    ('n = "\\x73um"; t = builtin(n, mine);', "sum"),
+    ('s = "x\\""; t = builtin(\'sum\', mine); q = ""; % "', "sum"),
 ])
 def test_every_way_to_reach_a_banned_function_is_found(body, banned):
     hits = [f for f in one(body) if not f.evasion]
@@ -85,11 +90,19 @@ def test_what_runs_unread_code_or_could_switch_the_tripwire_off_is_dynamic_code(
     assert call in {f.banned for f in hits} and all(f.evasion for f in hits), hits
 
 
+def test_a_string_octave_continues_with_a_backslash_is_reported_and_what_follows_it_read():
+    hits = one('s = "ab\\\n"; t = builtin(\'sum\', mine);')
+    assert [(f.rule, f.banned, f.line) for f in hits] == [("dynamic-code", "string", 2), ("banned-call", "builtins.sum", 3)]
+    hits = one('t = builtin("su\\\nm", mine);')
+    assert {f.banned for f in hits} >= {"builtin", "string"} and all(f.evasion for f in hits)
+
+
 @pytest.mark.parametrize("body", [
     "fid = fopen('data.txt'); fclose(fid);",     # reading a file
     "fid = fopen('data.txt', 'r');",
     "clear k",                                   # clearing a variable
     "here = cd; p = path;",                      # asking where things are
+    'fprintf("%d\\n", mine); s = "it""s"; # an Octave comment: sum(mine)',
 ])
 def test_honest_file_reading_and_clearing_are_not_dynamic_code(body):
     assert one(body) == []

@@ -55,3 +55,14 @@ def test_a_file_named_like_the_graders_own_functions_is_not_loaded():
     from grader.languages.matlab import MATLAB
     assert "grader_trip_.m is not loaded" in (MATLAB.encoding_note("grader_trip_.m", files["grader_trip_.m"]) or "")
     assert MATLAB.encoding_note("war.m", files["war.m"]) is None
+
+
+def test_the_grammar_reads_octaves_strings_and_comments_at_the_same_offsets():
+    from grader.languages.matlab_files import as_octave_reads
+    source = (b's = "x\\""; t = 1; % "\n'            # Octave: \" is a quote inside the string
+              b"y = a'; z = 'it''s # not a comment'; # a comment\n"
+              b'#{\nblock "\n#}\nw = "ab\\\n"; v = 2;\n')   # a backslash continues a double-quoted string
+    read = as_octave_reads(source)
+    assert len(read) == len(source) and read.count(b"\n") == source.count(b"\n")
+    assert read.splitlines()[:2] == [b's = "x"""; t = 1; % "', b"y = a'; z = 'it''s # not a comment'; % a comment"]
+    assert read.splitlines()[2:] == [b"%{", b'block "', b"%}", b'w = "ab"', b" ; v = 2;"]

@@ -95,10 +95,11 @@ class _Scan:
 
     def __init__(self, fn: mf.Function, source: bytes, banned: set[str], defined: set[str]):
         self.fn, self.banned, self.defined = fn, banned, defined
+        self.text = source           # the bytes the nodes being walked point into (an eval string's, inside one)
         # A "variable" named builtin, feval or eval (assigned in a branch that never runs) is the
         # function where it is called: no honest code names a variable so.
         self.variables = _variables(fn.node) - set(BY_NAME) - set(CODE)
-        self.constants = _string_constants(fn.node, self.variables)
+        self.constants = _string_constants(fn.node, self.variables, source)
         self.uses: list[Use] = []
 
     def run(self) -> list[Use]:
@@ -126,6 +127,9 @@ class _Scan:
         if kind in ("identifier", "string_content") and RESERVED.fullmatch(node.text.decode("utf-8", "replace")):
             name = node.text.decode()
             self.flag(name, node, shift, how=f"`{name}` names one of the grader's own functions")
+        if kind == "string" and _continued(node, self.text):
+            self.flag("string", node, shift, how="a string continued on the next line by a backslash (Octave only, "
+                                                  "and not read by the grader)")
         if kind == "function_call":
             self.dynamic(node, shift)
             self.tamper(node, shift)
@@ -160,8 +164,12 @@ class _Scan:
     def walk_code(self, code: str, where: Any, shift: int) -> None:
         """Code held in a string (eval's, an anonymous function given to str2func)."""
         line = where.start_point[0] + shift
-        for inner in mf.parse(code.encode()).root_node.children:
-            self.walk_string(inner, line)
+        outer, self.text = self.text, code.encode()
+        try:
+            for inner in mf.parse(self.text).root_node.children:
+                self.walk_string(inner, line)
+        finally:
+            self.text = outer
 
     def walk_string(self, node: Any, shift: int) -> None:
         before = len(self.uses)
@@ -194,10 +202,8 @@ class _Scan:
 
     def fold(self, node: Any) -> str | None:
         """The constant string an expression always is, or None."""
-        if node.type == "string":     # a doubled quote inside a string stands for one
-            quote = node.children[0].text if node.children else b"'"
-            return "".join(c.text.replace(quote * 2, quote).decode() for c in node.children
-                           if c.type in ("string_content", "escape_sequence"))
+        if node.type == "string":
+            return string_value(node, self.text)
         if node.type == "identifier":
             return self.constants.get(node.text.decode())
         if node.type == "matrix":
@@ -210,6 +216,38 @@ class _Scan:
             parts = [self.fold(c) for c in args.children if c.is_named] if args is not None else []
             return None if any(p is None for p in parts) else "".join(p for p in parts if p is not None)
         return None
+
+
+_ESCAPE = re.compile(rb'\\(x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)|""', re.S)
+_SIMPLE = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11}
+
+
+def _continued(node: Any, text: bytes) -> bool:
+    """A double-quoted string that Octave continues on the next line (see ``mf.as_octave_reads``)."""
+    return node.end_byte > node.start_byte and text[node.end_byte - 1:node.end_byte] == b"\\"
+
+
+def string_value(node: Any, text: bytes) -> str | None:
+    """A string literal's value as Octave reads it: ``''`` in single quotes; in double quotes ``""``
+    and backslash escapes (``"\\x73um"`` is ``sum``, which the grammar's raw text hid); None for a
+    string it cannot read (unterminated, or continued on the next line)."""
+    raw = node.text
+    if len(raw) < 2 or raw[:1] not in b"'\"" or raw[-1:] != raw[:1] or _continued(node, text):
+        return None
+    if raw[:1] == b"'":
+        return raw[1:-1].replace(b"''", b"'").decode("utf-8", "replace")
+    return _ESCAPE.sub(_unescape, raw[1:-1]).decode("utf-8", "replace")
+
+
+def _unescape(match: re.Match[bytes]) -> bytes:
+    code = match.group(1)
+    if code is None:
+        return b'"'
+    if code[:1] == b"x":
+        return bytes([int(code[1:], 16)])
+    if code[:1] in b"01234567":
+        return bytes([int(code, 8) & 0xFF])
+    return bytes([_SIMPLE[code]]) if code in _SIMPLE else code
 
 
 def _is_field(node: Any) -> bool:
@@ -241,15 +279,13 @@ def _variables(fn: Any) -> set[str]:
     return names
 
 
-def _string_constants(fn: Any, variables: set[str]) -> dict[str, str]:
+def _string_constants(fn: Any, variables: set[str], text: bytes) -> dict[str, str]:
     """Variables only ever assigned one constant string (``f = 'sum'; feval(f, x)``)."""
     seen: dict[str, set[str | None]] = defaultdict(set)
     for node in _descendants(fn):
         if node.type == "assignment" and node.children[0].type == "identifier":
             right = node.children[-1]
-            value = None
-            if right.type == "string":
-                value = "".join(c.text.decode() for c in right.children if c.type == "string_content")
+            value = string_value(right, text) if right.type == "string" else None
             seen[node.children[0].text.decode()].add(value)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}  # type: ignore[misc]
 

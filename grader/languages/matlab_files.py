@@ -42,7 +42,103 @@ def reserved_note(name: str) -> str | None:
 
 
 def parse(source: bytes) -> Any:
-    return parser().parse(source)
+    """The tree of what Octave runs (see :func:`as_octave_reads`); byte offsets are the source's own."""
+    return parser().parse(as_octave_reads(source))
+
+
+_NAME_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_)]}.'\"")
+
+
+def as_octave_reads(source: bytes) -> bytes:
+    """The source respelt so that MATLAB's grammar reads the strings and comments Octave reads.
+
+    Same length, same lines, so every offset and line still points into the student's file.
+    Octave's double-quoted strings take backslash escapes, so ``"x\\""`` ends one quote later
+    than the grammar thinks (a red team hid ``builtin('sum', x)`` behind one) and a backslash
+    at a line's end continues the string on the next line: ``\\"`` becomes ``""`` (the
+    grammar's own escaped quote), a continued string is closed at its backslash and the rest
+    of it blanked (the bans report such a string: a backslash ending the string's text), and
+    Octave's ``#`` comments become ``%`` ones.
+    """
+    out = bytearray(source)
+    i, n, prev = 0, len(source), 0
+    while i < n:
+        c = source[i]
+        if c in b"%#":
+            i = _comment(source, out, i)
+        elif source.startswith(b"...", i):
+            i = _line_end(source, i)
+        elif c == 0x22:  # "
+            i = _double_quoted(source, out, i)
+        elif c == 0x27 and prev not in _NAME_END:  # ' starting a string, not a transpose
+            i = _single_quoted(source, i)
+        else:
+            i += 1
+        prev = source[i - 1] if 0 < i <= n and source[i - 1] not in b" \t" else 0
+    return bytes(out)
+
+
+def _line_end(source: bytes, i: int) -> int:
+    end = source.find(b"\n", i)
+    return len(source) if end < 0 else end
+
+
+def _comment(source: bytes, out: bytearray, i: int) -> int:
+    """Past a line comment, or a block comment (``%{``/``#{`` alone on its line) and its nested blocks."""
+    start = source.rfind(b"\n", 0, i) + 1
+    end = _line_end(source, i)
+    if source[start:end].strip() not in (b"%{", b"#{"):
+        out[i] = 0x25
+        return end
+    depth = 0
+    while start < len(source):
+        line = source[start:end].strip()
+        if line in (b"%{", b"#{", b"%}", b"#}"):
+            out[start + source[start:end].index(line[:1])] = 0x25
+            depth += 1 if line.endswith(b"{") else -1
+        if depth == 0:
+            return end
+        start = end + 1
+        end = _line_end(source, start)
+    return len(source)
+
+
+def _single_quoted(source: bytes, i: int) -> int:
+    j = i + 1
+    while j < len(source) and source[j] != 0x0A:
+        if source[j] == 0x27:
+            if source[j + 1:j + 2] != b"'":
+                return j + 1
+            j += 1
+        j += 1
+    return j
+
+
+def _double_quoted(source: bytes, out: bytearray, i: int) -> int:
+    j, continued = i + 1, False
+    while j < len(source):
+        c = source[j]
+        if c == 0x5C and source[j + 1:j + 2] in (b"\n", b"\r"):     # a backslash continuing the string
+            if not continued:
+                out[j] = 0x22
+            continued = True
+            j += 2
+            continue
+        if c == 0x0A:
+            return j
+        if continued:
+            out[j] = 0x20
+        if c == 0x5C:
+            if source[j + 1:j + 2] == b'"' and not continued:
+                out[j] = 0x22
+            j += 2
+        elif c == 0x22 and source[j + 1:j + 2] == b'"':
+            j += 2
+        elif c == 0x22:
+            return j + 1
+        else:
+            j += 1
+    return j
 
 
 @dataclass(frozen=True)
