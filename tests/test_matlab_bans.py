@@ -40,6 +40,9 @@ def one(body: str) -> list[Finding]:
     ('t = builtin("s\\165m", mine);', "sum"),
     ('n = "\\x73um"; t = builtin(n, mine);', "sum"),
     ('s = "x\\""; t = builtin(\'sum\', mine); q = ""; % "', "sum"),
+    # Octave's operators, which the grammar took for command syntax (hiding the call on the right).
+    ("t = 0; t += builtin('sum', mine);", "sum"),
+    ("if numel(mine) != 0, t = builtin('sum', mine); end", "sum"),
 ])
 def test_every_way_to_reach_a_banned_function_is_found(body, banned):
     hits = [f for f in one(body) if not f.evasion]
@@ -84,6 +87,12 @@ def test_code_the_analysis_cannot_read_is_dynamic_code():
     ("clear('all');", "clear"),
     ("grader_trip_('stop');", "grader_trip_"),
     ("f = 'grader_call_';", "grader_call_"),
+    # builtin, feval and eval reached through a handle or a name: what they run is not read.
+    ("c = {@builtin}; t = c{1}('sum', mine);", "builtin"),
+    ("t = feval('builtin', 'sum', mine);", "builtin"),
+    ("f = @eval; f('t = 1;');", "eval"),
+    # What the grammar cannot parse, Octave may still run (a backslash continuing a line).
+    ("x = 1 + \\\n builtin('sum', mine);", "syntax"),
 ])
 def test_what_runs_unread_code_or_could_switch_the_tripwire_off_is_dynamic_code(body, call):
     hits = one(body)
@@ -123,3 +132,9 @@ def test_a_helper_in_another_file_counts_against_exactly_the_functions_that_reac
 def test_spec_names_map_to_matlab_functions():
     assert mb.matlab_names(["builtins.sum", "numpy.cumsum", "statistics.mean", "matlab.prod", "json.dumps"]) == \
         {"sum": "builtins.sum", "cumsum": "numpy.cumsum", "mean": "statistics.mean", "prod": "matlab.prod"}
+
+
+def test_octave_default_argument_values_are_not_read_so_they_are_dynamic_code():
+    # Octave evaluates x = ... when the argument is missing: the grader calls with two.
+    hits = found({"scrabbleScore.m": b"function out = scrabbleScore(mine, theirs, t = builtin('sum', mine))\nout = t;\n"})
+    assert [(f.banned, f.line, f.evasion) for f in hits if f.rule == "dynamic-code"] == [("syntax", 1, True)]

@@ -106,6 +106,10 @@ class _Scan:
         body = next((c for c in self.fn.node.children if c.type == "block"), None)
         if body is not None:
             self.walk(body, 0)
+        broken = _first_error(self.fn.node)
+        if broken is not None:     # Octave may run what the grammar cannot read (a backslash continuing a line)
+            self.flag("syntax", broken, 0, how="the grader cannot read this line as MATLAB (Octave-only syntax?), "
+                                               "so it is not checked for banned functions")
         return self.uses
 
     def name_use(self, name: str, node: Any, how: str, line_shift: int = 0) -> None:
@@ -122,6 +126,8 @@ class _Scan:
         if kind == "identifier" and node.parent is not None and not _is_field(node):
             handle = node.parent.type == "handle_operator"
             self.name_use(node.text.decode(), node, f"taken as a handle (@{node.text.decode()})" if handle else "called", shift)
+            if handle:
+                self.runs_by_name(node.text.decode(), node, shift, f"taken as a handle (@{node.text.decode()})")
         elif kind == "command_name":
             self.name_use(node.text.decode(), node, "called in command syntax", shift)
         if kind in ("identifier", "string_content") and RESERVED.fullmatch(node.text.decode("utf-8", "replace")):
@@ -154,6 +160,7 @@ class _Scan:
                 self.walk_code(value, args[BY_NAME[name]], shift)
             else:
                 self.name_use(value, args[BY_NAME[name]], f"named in {name}('{value}', ...)", shift)
+                self.runs_by_name(value, args[BY_NAME[name]], shift, f"named in {name}('{value}', ...)")
         elif name in CODE and len(args) > CODE[name]:
             value = self.fold(args[CODE[name]])
             if value is None:
@@ -177,6 +184,12 @@ class _Scan:
         for i in range(before, len(self.uses)):
             u = self.uses[i]
             self.uses[i] = Use(u.kind, u.name, u.line, u.col, f"{u.how} inside an eval string")
+
+    def runs_by_name(self, name: str, node: Any, shift: int, how: str) -> None:
+        """``builtin``, ``feval``, ``eval``... reached indirectly (``c = {@builtin}; c{1}('sum', x)``,
+        ``feval('builtin', 'sum', x)``): what they run is not read, so it is dynamic code."""
+        if (name in BY_NAME or name in CODE) and name not in self.variables | self.defined:
+            self.flag(name, node, shift, how=f"`{name}` is {how}: what it runs cannot be read before running it")
 
     def tamper(self, call: Any, shift: int) -> None:
         """A call (or command) that lets unread code run or could switch the tripwire off."""
@@ -248,6 +261,19 @@ def _unescape(match: re.Match[bytes]) -> bytes:
     if code[:1] in b"01234567":
         return bytes([int(code, 8) & 0xFF])
     return bytes([_SIMPLE[code]]) if code in _SIMPLE else code
+
+
+def _first_error(node: Any) -> Any:
+    """The first place in a definition the grammar could not parse, or None."""
+    if not node.has_error:
+        return None
+    for child in node.children:
+        if child.type == "ERROR" or child.is_missing:
+            return child
+        found = _first_error(child)
+        if found is not None:
+            return found
+    return node
 
 
 def _is_field(node: Any) -> bool:

@@ -57,8 +57,8 @@ def as_octave_reads(source: bytes) -> bytes:
     than the grammar thinks (a red team hid ``builtin('sum', x)`` behind one) and a backslash
     at a line's end continues the string on the next line: ``\\"`` becomes ``""`` (the
     grammar's own escaped quote), a continued string is closed at its backslash and the rest
-    of it blanked (the bans report such a string: a backslash ending the string's text), and
-    Octave's ``#`` comments become ``%`` ones.
+    of it blanked (the bans report such a string: a backslash ending the string's text),
+    Octave's ``#`` comments become ``%`` ones, and its operators the grammar's (:func:`_operator`).
     """
     out = bytearray(source)
     i, n, prev = 0, len(source), 0
@@ -73,9 +73,20 @@ def as_octave_reads(source: bytes) -> bytes:
         elif c == 0x27 and prev not in _NAME_END:  # ' starting a string, not a transpose
             i = _single_quoted(source, i)
         else:
+            _operator(source, out, i)
             i += 1
         prev = source[i - 1] if 0 < i <= n and source[i - 1] not in b" \t" else 0
     return bytes(out)
+
+
+def _operator(source: bytes, out: bytearray, i: int) -> None:
+    """Octave's own operators in the grammar's terms: ``t += x`` (which it took for command syntax,
+    hiding the call on its right) as ``t  = x``, and ``!=`` as ``~=``."""
+    c, after = source[i], source[i + 1:i + 2]
+    if c in b"+-*/^|&" and after == b"=" and source[i + 2:i + 3] != b"=":
+        out[i] = 0x20
+    elif c == 0x21 and after == b"=":
+        out[i] = 0x7E
 
 
 def _line_end(source: bytes, i: int) -> int:
