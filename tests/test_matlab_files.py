@@ -66,3 +66,13 @@ def test_the_grammar_reads_octaves_strings_and_comments_at_the_same_offsets():
     assert len(read) == len(source) and read.count(b"\n") == source.count(b"\n")
     assert read.splitlines()[:2] == [b's = "x"""; t = 1; % "', b"y = a'; z = 'it''s # not a comment'; % a comment"]
     assert read.splitlines()[2:] == [b"%{", b'block "', b"%}", b'w = "ab"', b" ; v = 2;"]
+
+
+def test_a_file_that_would_replace_a_function_the_graders_code_calls_is_not_loaded():
+    # A red team's dbstack.m returned no frames, and the tripwire saw no banned call at all.
+    from grader.languages.matlab_files import reserved_note, server_calls
+    assert {"dbstack", "strncmp", "sprintf", "stdin", "evalc", "feval", "builtin"} <= server_calls()
+    assert "the grader's own code calls dbstack" in (reserved_note("dbstack.m") or "")
+    assert reserved_note("sum.m") is None and reserved_note("helper.m") is None   # a student's own sum.m is theirs
+    lay = layout({"dbstack.m": b"function s = dbstack(varargin)\ns = [];\n", "sum.m": b"function t = sum(v)\nt = 0;\n"})
+    assert sorted(lay.files) == ["sum.m"]

@@ -115,3 +115,13 @@ def test_a_case_never_sees_the_cases_after_it_unless_they_are_public(octave):
     assert [r.value for r in alone] == [1, 1, 1, 1]
     together = octave.call_many("peeks", [([k], 5) for k in range(4)], batch=True)
     assert [r.value for r in together] == [4, 4, 4, 4]
+
+
+def test_the_graders_octave_code_calls_only_built_ins():
+    # An .m library function it called could be replaced for it by a student's file of a name it calls inside.
+    import subprocess
+    from grader.languages.matlab_files import server_calls
+    names = sorted(n for n in server_calls() if not n.startswith("grader_"))
+    probe_code = "n = {" + ", ".join(f"'{n}'" for n in names) + "}; printf('%s ', n{cellfun(@(x) exist(x) != 5, n)});"
+    done = subprocess.run(["octave-cli", "--norc", "--quiet", "--eval", probe_code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == [], done.stdout + done.stderr

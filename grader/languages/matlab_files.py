@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
 
 SUFFIX = ".m"
 #: The grader's own functions in Octave (``matlab_m/server``): a student's file of such a name would
@@ -33,11 +34,62 @@ def parser() -> Any:
     return Parser(Language(tree_sitter_matlab.language()))
 
 
+SERVER = Path(__file__).with_name("matlab_m") / "server"
+#: Called in text the server runs: the recorders grader_trip_.m writes out, the call grader_call_ evaluates.
+IN_TEXT_CALLS = frozenset({"builtin", "feval"})
+
+
+@functools.lru_cache(maxsize=1)
+def server_calls() -> frozenset[str]:
+    """Every function the grader's own Octave code (``matlab_m/server``) calls by name
+    (every name in it that is not a variable of its function, ``stdin`` in ``fgetl(stdin)`` too).
+
+    A student's file of such a name would replace it for the grader's code too (the student's
+    folder comes first): a ``dbstack.m`` returning no frames hid every banned call from the tripwire.
+    """
+    called: set[str] = set(IN_TEXT_CALLS)
+    for file in sorted(SERVER.glob("*.m")):
+        for fn in definitions(file.name, file.read_bytes())[0]:
+            assigned = {_assigned(n) for n in _walk(fn.node)} | {
+                n.text.decode() for n in _walk(fn.node) if n.type == "identifier" and n.parent is not None
+                and n.parent.type in ("function_output", "function_arguments", "multioutput_variable",
+                                      "persistent_operator", "global_operator", "iterator", "catch_clause")
+                or n.parent is not None and n.parent.type == "arguments" and n.parent.parent.type == "lambda"}
+            called |= {n.text.decode() for n in _walk(fn.node) if n.type in ("identifier", "command_name")
+                       and not _is_field_name(n)} - assigned - {fn.name}
+    return frozenset(called)
+
+
+def _is_field_name(node: Any) -> bool:
+    """``b`` in ``a.b`` or ``a.b(k)``."""
+    inner = node.parent if node.parent is not None and node.parent.type == "function_call" else node
+    parent = inner.parent
+    return parent is not None and parent.type == "field_expression" and parent.children[0].start_byte != inner.start_byte
+
+
+def _assigned(node: Any) -> str:
+    """The variable an assignment sets (``x = ...``, ``x(k) = ...``, ``x{k} = ...``), else ''."""
+    if node.type != "assignment":
+        return ""
+    left = node.children[0]
+    first = left if left.type == "identifier" else next((c for c in left.children if c.type == "identifier"), None)
+    return first.text.decode() if first is not None else ""
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
 def reserved_note(name: str) -> str | None:
     """Why a file is not loaded, when its name is one the grader's own Octave code uses."""
     stem = name.rsplit("/", 1)[-1][: -len(SUFFIX)] if name.endswith(SUFFIX) else ""
     if RESERVED.fullmatch(stem):
         return f"{name} is not loaded: names such as grader_..._ belong to the grader's own code; rename the file"
+    if stem in server_calls():
+        return (f"{name} is not loaded: the grader's own code calls {stem}, which a file of that name would "
+                f"replace; rename the file")
     return None
 
 
@@ -225,7 +277,7 @@ def layout(files: Mapping[str, bytes]) -> Layout:
     shifts: dict[str, tuple[tuple[int, int], ...]] = {}
     for name, defs in per_file.items():
         split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out
-                 and not RESERVED.fullmatch(f.name)]
+                 and reserved_note(f.name + SUFFIX) is None]
         for f in split:
             target = f"{f.name}{SUFFIX}"
             out[target], shifts[target] = _split(sources[name], f, defs)

@@ -8,6 +8,8 @@ function out = grader_trip_(op, arg)
 % wrote into /tmp); a library file that never names the function only passes on what the
 % student handed it (nthargout(1, 'sum', x)), so the caller behind it is looked at.
 % mlock: `clear all` or `clear functions` in student code would otherwise reset this state.
+% Only built-ins are called (no fullfile, tempdir, strsplit...): a student's file can replace an
+% .m function for this code too, and the files named like the built-ins used here are not loaded.
   persistent watching found student_dir originals trusted named busy
   out = '';
   if isempty(watching)
@@ -21,20 +23,23 @@ function out = grader_trip_(op, arg)
       mlock();
       student_dir = [pwd() filesep()];
       trusted = grader_trip_trusted_(student_dir);
-      dir = fullfile(tempdir(), sprintf('grader_tripwire_%d', getpid()));
-      mkdir(dir);
+      dir = sprintf('%s%sgrader_tripwire_%d', getenv('TMPDIR'), filesep(), getpid());
+      if isempty(getenv('TMPDIR'))
+        dir = sprintf('%s%sgrader_tripwire_%d', P_tmpdir(), filesep(), getpid());
+      end
+      __mkdir__(dir);
       originals = struct();
       for k = 1:numel(arg)
         name = arg{k};
         kind = exist(name);
         if any(kind == [2 3 5])
-          fid = fopen(fullfile(dir, [name '.m']), 'w');
+          fid = fopen([dir filesep() name '.m'], 'w');
           fprintf(fid, 'function varargout = %s(varargin)\n  original = grader_trip_(''hit'', ''%s'');\n', name, name);
           if kind == 5     % a built-in: builtin() reaches it past the recorder
-            fprintf(fid, '  [varargout{1:max(nargout, 1)}] = builtin(''%s'', varargin{:});\nend\n', name);
+            fprintf(fid, '  [varargout{1:nargout + (nargout == 0)}] = builtin(''%s'', varargin{:});\nend\n', name);
           else             % a library .m file: a handle taken now still points at it
             originals.(name) = str2func(name);
-            fprintf(fid, '  [varargout{1:max(nargout, 1)}] = original(varargin{:});\nend\n');
+            fprintf(fid, '  [varargout{1:nargout + (nargout == 0)}] = original(varargin{:});\nend\n');
           end
           fclose(fid);
         end
@@ -65,7 +70,7 @@ end
 
 function trusted = grader_trip_trusted_(student_dir)
 % Octave's and the grader's folders: the path before any student code ran, but the student's folder.
-  entries = ostrsplit(path(), pathsep());
+  entries = regexp(path(), pathsep(), 'split');
   trusted = {};
   for k = 1:numel(entries)
     entry = [entries{k} filesep()];
