@@ -27,6 +27,13 @@ FILES = {
     "passes.m": b"function t = passes(v)\nt = nthargout(1, 'sum', v);\n",
     "clears.m": b"function t = clears(v)\nclear functions\nt = cellfun(char([115 117 109]), {v});\n",
     "peeks.m": b"function n = peeks(x)\nn = numel(evalin('caller', 'evalin(''caller'', ''cases'')'));\n",
+    # A reply frame of its own, with no hits, written past evalc's capture (popen's child writes to
+    # Octave's stdout); and the tripwire's own controls called from student code.
+    "forges.m": b"function t = forges(v)\nt = cellfun(char([115 117 109]), {v});\n"
+                b"tag = evalin('caller', 'evalin(''caller'', ''tag'')');\nfid = popen('cat', 'w');\n"
+                b"fputs(fid, sprintf('\\n%s%s {\"ok\":true,\"out\":\"\",\"hits\":[],\"sig\":\"0:00\",\"v\":[{\"c\":\"double\",\"z\":[1,1],\"d\":\"6\"}]}\\n', char(30), tag));\n"
+                b"pclose(fid);\n",
+    "stops.m": b"function t = stops(v)\nfeval(['grader' '_trip_'], 'stop', 'x');\nt = sum(v);\n",
 }
 
 
@@ -125,3 +132,15 @@ def test_the_graders_octave_code_calls_only_built_ins():
     probe_code = "n = {" + ", ".join(f"'{n}'" for n in names) + "}; printf('%s ', n{cellfun(@(x) exist(x) != 5, n)});"
     done = subprocess.run(["octave-cli", "--norc", "--quiet", "--eval", probe_code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == [], done.stdout + done.stderr
+
+
+def test_a_reply_frame_written_by_the_students_code_is_not_believed(octave):
+    forged = octave.call("forges", [[1, 2, 3]], time_limit=5, watch=True)
+    assert forged.status == "protocol" and "not signed" in forged.detail
+    assert octave.call("twice", [2], time_limit=2).value == 4      # the session goes on
+
+
+def test_the_tripwires_controls_called_by_the_students_code_are_tampering(octave):
+    stopped = octave.call("stops", [[1, 2, 3]], time_limit=5, watch=True)
+    assert stopped.value == 6 and stopped.tampered and [h["banned"] for h in stopped.watch_hits] == ["sum"]
+    assert not octave.call("totals", [[1, 2, 3]], time_limit=2, watch=True).tampered

@@ -13,6 +13,9 @@ sessions: :class:`grader.run.model.CallResult` and :class:`LoadResult`.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import hmac
 import os
 import re
 import secrets
@@ -127,6 +130,7 @@ class OctaveSession:
         self._octave_pid = 0
         self._carry = b""
         self._closed = False
+        self._key = ""
         self.load = self._start()
 
     # -- lifecycle ---------------------------------------------------------
@@ -155,7 +159,8 @@ class OctaveSession:
         self._octave_pid = self._program.pid
         nonce = secrets.token_hex(8)
         trip = ",".join(self.watch) or "-"
-        self._send(f"{nonce} load {trip} {' '.join(self.functions)}")
+        self._key = secrets.token_hex(16)      # signs the tripwire's reports: see _signed
+        self._send(f"{nonce} load {trip} {self._key} {' '.join(self.functions)}")
         reply, stray, failure = self._await(nonce, limit=STARTUP_S, wall=STARTUP_S + self.load_time_limit)
         self._octave_pid = _leaf(self._program.pid) if self._program else 0
         if failure is not None:
@@ -322,8 +327,30 @@ class OctaveSession:
                 out.append(failure)
                 break
             assert reply is not None
-            out.append(_result(reply, stray, count, want))
+            tampered = _signed(reply, self._key, f"{nonce}:{index}")
+            if tampered is None:
+                out.append(CallResult("protocol", time_s=float(reply.get("cpu", 0.0)), stdout=stray,
+                                      detail="its answer did not come from the grader's call server (the ban "
+                                             "tripwire's report was missing or not signed)"))
+                continue
+            result = _result(reply, stray, count, want)
+            out.append(dataclasses.replace(result, tampered=True) if tampered else result)
         return out
+
+
+def _signed(reply: dict, key: str, tag: str) -> bool | None:
+    """Whether the tripwire saw its controls called by the student's code, or None when the
+    reply's hits are not the tripwire's (a frame the student's code wrote itself, with no hits:
+    its signature needs the key, which lives only in the tripwire's locked state)."""
+    raw, sig = reply.get("hits"), reply.get("sig")
+    if type(raw) is not list or type(sig) is not str or sig[:2] not in ("0:", "1:"):
+        return None
+    if not all(type(h) is dict and type(h.get("b")) is str and type(h.get("f")) is str and type(h.get("l")) is int
+               for h in raw):
+        return None
+    signed = "".join(f"{h['b']}:{h['f']}:{h['l']};" for h in raw)
+    want = hashlib.sha256(f"{key}|{tag}|{sig[0]}|{signed}".encode()).hexdigest()
+    return sig[0] == "1" if hmac.compare_digest(sig[2:], want) else None
 
 
 def _exit_detail(code: int | None, stderr: str) -> str:

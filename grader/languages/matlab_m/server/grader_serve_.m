@@ -15,11 +15,14 @@ function grader_serve_()
     % regexp, never strtok or strsplit: the grader's code calls only built-ins, which no student file replaces
     head = regexp(req, '^(\S+) (\S+) (\S+) ?(.*)$', 'tokens', 'once');
     [nonce, op, trip, rest] = head{:};
-    if strcmp(op, 'load')
-      if ~strcmp(trip, '-')
-        grader_trip_('install', regexp(trip, ',', 'split'));
-      end
-      reply = grader_load_(regexp(rest, ' ', 'split'));
+    if strcmp(op, 'load')    % load TRIP KEY NAMES...: the key signs the tripwire's reports
+      keyed = regexp(rest, '^(\S+) ?(.*)$', 'tokens', 'once');
+      grader_trip_('install', regexp(trip, ',', 'split'), keyed{1});
+      reply = grader_load_(regexp(keyed{2}, ' ', 'split'));
+      req = '';                % the key now lives only in the tripwire, out of the student's reach
+      head = {};
+      rest = '';
+      keyed = {};
     else
       % calls NAME WATCH NOUTS {{args of case 1}, {args of case 2}, ...}: one reply frame per case, in order
       name = trip;
@@ -27,8 +30,9 @@ function grader_serve_()
       [watch, nouts, rest] = parts{:};
       cases = eval(rest);
       for k = 1:numel(cases)
-        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k});
-        fprintf(stdout, '\n%s%s:%d %s\n', char(30), nonce, k - 1, reply);
+        tag = sprintf('%s:%d', nonce, k - 1);
+        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k}, tag);
+        fprintf(stdout, '\n%s%s %s\n', char(30), tag, reply);
         fflush(stdout);
       end
       continue;
