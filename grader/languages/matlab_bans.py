@@ -56,7 +56,8 @@ TAMPER: dict[str, str] = {
     **dict.fromkeys(("addpath", "rmpath", "path", "restoredefaultpath", "cd", "chdir", "rehash", "pkg"),
                     "changes where MATLAB finds functions"),
     **dict.fromkeys(("run", "source"), "runs a script file"),
-    **dict.fromkeys(("system", "unix", "dos", "shell_cmd"), "runs a shell command"),
+    **dict.fromkeys(("system", "unix", "dos", "shell_cmd", "popen", "popen2", "fork", "exec", "dup2"),
+                    "runs a shell command or writes to the grader's channel (a forged reply frame once went by popen)"),
     **dict.fromkeys(("mlock", "munlock"), "locks or unlocks functions in memory"),
     **dict.fromkeys(("copyfile", "movefile", "save", "diary"), "writes a file (a .m file written at run time is code nobody read)"),
 }
