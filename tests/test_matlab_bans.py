@@ -34,6 +34,15 @@ def one(body: str) -> list[Finding]:
     ("evalin('caller', 'q = cumsum(mine);');", "cumsum"),
     ("t = feval(['su' 'm'], mine);", "sum"),
     ("name = 'sum'; t = feval(name, mine);", "sum"),
+    ("t = nthargout(1, 'sum', mine);", "sum"),
+    # Octave's double-quoted strings: escapes are read as Octave reads them, and a \" does not end the string.
+    ('t = builtin("\\x73um", mine);', "sum"),
+    ('t = builtin("s\\165m", mine);', "sum"),
+    ('n = "\\x73um"; t = builtin(n, mine);', "sum"),
+    ('s = "x\\""; t = builtin(\'sum\', mine); q = ""; % "', "sum"),
+    # Octave's operators, which the grammar took for command syntax (hiding the call on the right).
+    ("t = 0; t += builtin('sum', mine);", "sum"),
+    ("if numel(mine) != 0, t = builtin('sum', mine); end", "sum"),
 ])
 def test_every_way_to_reach_a_banned_function_is_found(body, banned):
     hits = [f for f in one(body) if not f.evasion]
@@ -63,6 +72,52 @@ def test_code_the_analysis_cannot_read_is_dynamic_code():
     assert {f.banned for f in hits} == {"feval", "eval"} and all(f.evasion for f in hits)
 
 
+@pytest.mark.parametrize("body, call", [
+    # Ways a red team ran code nobody analysed, or switched the run-time tripwire off.
+    ("fid = fopen(fullfile(tempdir(), 'h.m'), 'w'); fclose(fid);", "fopen"),
+    ("fid = fopen('h.m', 'a+');", "fopen"),
+    ("addpath(tempdir());", "addpath"),
+    ("p = strsplit(path(), pathsep()); rmpath(p{1});", "rmpath"),
+    ("cd /tmp", "cd"),
+    ("restoredefaultpath", "restoredefaultpath"),
+    ("run('helper.m');", "run"),
+    ("system('ls');", "system"),
+    ("fid = popen('cat', 'w'); pclose(fid);", "popen"),
+    ("munlock('grader_trip_');", "munlock"),
+    ("clear functions", "clear"),
+    ("clear('all');", "clear"),
+    ("grader_trip_('stop');", "grader_trip_"),
+    ("f = 'grader_call_';", "grader_call_"),
+    # builtin, feval and eval reached through a handle or a name: what they run is not read.
+    ("c = {@builtin}; t = c{1}('sum', mine);", "builtin"),
+    ("t = feval('builtin', 'sum', mine);", "builtin"),
+    ("f = @eval; f('t = 1;');", "eval"),
+    # What the grammar cannot parse, Octave may still run (a backslash continuing a line).
+    ("x = 1 + \\\n builtin('sum', mine);", "syntax"),
+])
+def test_what_runs_unread_code_or_could_switch_the_tripwire_off_is_dynamic_code(body, call):
+    hits = one(body)
+    assert call in {f.banned for f in hits} and all(f.evasion for f in hits), hits
+
+
+def test_a_string_octave_continues_with_a_backslash_is_reported_and_what_follows_it_read():
+    hits = one('s = "ab\\\n"; t = builtin(\'sum\', mine);')
+    assert [(f.rule, f.banned, f.line) for f in hits] == [("dynamic-code", "string", 2), ("banned-call", "builtins.sum", 3)]
+    hits = one('t = builtin("su\\\nm", mine);')
+    assert {f.banned for f in hits} >= {"builtin", "string"} and all(f.evasion for f in hits)
+
+
+@pytest.mark.parametrize("body", [
+    "fid = fopen('data.txt'); fclose(fid);",     # reading a file
+    "fid = fopen('data.txt', 'r');",
+    "clear k",                                   # clearing a variable
+    "here = cd; p = path;",                      # asking where things are
+    'fprintf("%d\\n", mine); s = "it""s"; # an Octave comment: sum(mine)',
+])
+def test_honest_file_reading_and_clearing_are_not_dynamic_code(body):
+    assert one(body) == []
+
+
 def test_a_helper_in_another_file_counts_against_exactly_the_functions_that_reach_it():
     files = {"scrabbleScore.m": b"function o = scrabbleScore(a, b)\no = addUp(a);\n",
              "war.m": b"function o = war(a, b)\no = 'x';\n",
@@ -78,3 +133,9 @@ def test_a_helper_in_another_file_counts_against_exactly_the_functions_that_reac
 def test_spec_names_map_to_matlab_functions():
     assert mb.matlab_names(["builtins.sum", "numpy.cumsum", "statistics.mean", "matlab.prod", "json.dumps"]) == \
         {"sum": "builtins.sum", "cumsum": "numpy.cumsum", "mean": "statistics.mean", "prod": "matlab.prod"}
+
+
+def test_octave_default_argument_values_are_not_read_so_they_are_dynamic_code():
+    # Octave evaluates x = ... when the argument is missing: the grader calls with two.
+    hits = found({"scrabbleScore.m": b"function out = scrabbleScore(mine, theirs, t = builtin('sum', mine))\nout = t;\n"})
+    assert [(f.banned, f.line, f.evasion) for f in hits if f.rule == "dynamic-code"] == [("syntax", 1, True)]

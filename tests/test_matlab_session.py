@@ -19,6 +19,21 @@ FILES = {
     "totals.m": b"function t = totals(v)\nt = sum(v) + mean(v);\nf = @sum;\nt = t + f(v) + feval('sum', v);\n",
     "uses_median.m": b"function t = uses_median(v)\nt = median(v);\n",
     "shim.m": b"function t = shim(s)\nt = contains(s, 'ell');\n",
+    # Red-team evasions of the tripwire: code written at run time outside the student's folder, a library
+    # function handed the name, and `clear functions` (which once reset the tripwire's state).
+    "writes.m": b"function t = writes(v)\nfid = fopen(fullfile(tempdir(), 'adder_w.m'), 'w');\n"
+                b"fprintf(fid, 'function s = adder_w(v)\\ns = %s(v);\\nend\\n', char([115 117 109]));\n"
+                b"fclose(fid);\naddpath(tempdir());\nt = adder_w(v);\n",
+    "passes.m": b"function t = passes(v)\nt = nthargout(1, 'sum', v);\n",
+    "clears.m": b"function t = clears(v)\nclear functions\nt = cellfun(char([115 117 109]), {v});\n",
+    "peeks.m": b"function n = peeks(x)\nn = numel(evalin('caller', 'evalin(''caller'', ''cases'')'));\n",
+    # A reply frame of its own, with no hits, written past evalc's capture (popen's child writes to
+    # Octave's stdout); and the tripwire's own controls called from student code.
+    "forges.m": b"function t = forges(v)\nt = cellfun(char([115 117 109]), {v});\n"
+                b"tag = evalin('caller', 'evalin(''caller'', ''tag'')');\nfid = popen('cat', 'w');\n"
+                b"fputs(fid, sprintf('\\n%s%s {\"ok\":true,\"out\":\"\",\"hits\":[],\"sig\":\"0:00\",\"v\":[{\"c\":\"double\",\"z\":[1,1],\"d\":\"6\"}]}\\n', char(30), tag));\n"
+                b"pclose(fid);\n",
+    "stops.m": b"function t = stops(v)\nfeval(['grader' '_trip_'], 'stop', 'x');\nt = sum(v);\n",
 }
 
 
@@ -87,3 +102,45 @@ def test_the_tripwire_records_banned_calls_from_student_code_only(octave):
 
 def test_compatibility_shims_are_on_the_path(octave):
     assert octave.call("shim", ["hello"], time_limit=2, expected=True).value is True
+
+
+def test_the_tripwire_counts_code_outside_octave_and_the_grader_as_the_students(octave):
+    written = octave.call("writes", [[1, 2, 3]], time_limit=5, watch=True)
+    assert written.value == 6 and [(h["banned"], h["file"], h["line"]) for h in written.watch_hits] == [("sum", "writes.m", 6)]
+    passed = octave.call("passes", [[1, 2, 3]], time_limit=5, watch=True)   # nthargout never names sum: the student did
+    assert passed.value == 6 and [(h["banned"], h["line"]) for h in passed.watch_hits] == [("sum", 2)]
+
+
+def test_clear_functions_does_not_switch_the_tripwire_off(octave):
+    for _ in range(2):
+        cleared = octave.call("clears", [[1, 2, 3]], time_limit=5, watch=True)
+        assert cleared.value == 6 and [(h["banned"], h["line"]) for h in cleared.watch_hits] == [("sum", 3)]
+
+
+def test_a_case_never_sees_the_cases_after_it_unless_they_are_public(octave):
+    alone = octave.call_many("peeks", [([k], 5) for k in range(4)])     # hidden cases: a request each
+    assert [r.value for r in alone] == [1, 1, 1, 1]
+    together = octave.call_many("peeks", [([k], 5) for k in range(4)], batch=True)
+    assert [r.value for r in together] == [4, 4, 4, 4]
+
+
+def test_the_graders_octave_code_calls_only_built_ins():
+    # An .m library function it called could be replaced for it by a student's file of a name it calls inside.
+    import subprocess
+    from grader.languages.matlab_files import server_calls
+    names = sorted(n for n in server_calls() if not n.startswith("grader_"))
+    probe_code = "n = {" + ", ".join(f"'{n}'" for n in names) + "}; printf('%s ', n{cellfun(@(x) exist(x) != 5, n)});"
+    done = subprocess.run(["octave-cli", "--norc", "--quiet", "--eval", probe_code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == [], done.stdout + done.stderr
+
+
+def test_a_reply_frame_written_by_the_students_code_is_not_believed(octave):
+    forged = octave.call("forges", [[1, 2, 3]], time_limit=5, watch=True)
+    assert forged.status == "protocol" and "not signed" in forged.detail
+    assert octave.call("twice", [2], time_limit=2).value == 4      # the session goes on
+
+
+def test_the_tripwires_controls_called_by_the_students_code_are_tampering(octave):
+    stopped = octave.call("stops", [[1, 2, 3]], time_limit=5, watch=True)
+    assert stopped.value == 6 and stopped.tampered and [h["banned"] for h in stopped.watch_hits] == ["sum"]
+    assert not octave.call("totals", [[1, 2, 3]], time_limit=2, watch=True).tampered

@@ -55,10 +55,13 @@ class MatlabSession:
     def load(self) -> "LoadResult":
         return self.octave.load
 
+    #: call_many takes ``batch=True``: several (public) cases in one request; hidden ones go one by one.
+    batches = True
+
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None,
-                  stop: Any = None) -> "list[CallResult]":
-        results = self.octave.call_many(function, calls, watch=watch, expected=expected, stop=stop)
+                  stop: Any = None, batch: bool = False) -> "list[CallResult]":
+        results = self.octave.call_many(function, calls, watch=watch, expected=expected, stop=stop, batch=batch)
         return [self._student_terms(r) for r in results]
 
     def _student_terms(self, result: "CallResult") -> "CallResult":
@@ -114,6 +117,10 @@ class Matlab(Language):
             yield MatlabSession(octave, layout)
         finally:
             octave.close()
+
+    def encoding_note(self, name: str, data: bytes) -> str | None:
+        """A file named like the grader's own Octave functions is not loaded (it would shadow them): say so."""
+        return matlab_files.reserved_note(name)
 
     def policy_name(self, banned: str, names: Sequence[str]) -> str | None:
         """Octave's tripwire reports the MATLAB function (``sum``): the policy name it stands for."""

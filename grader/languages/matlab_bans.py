@@ -15,11 +15,16 @@ A use of a banned function ``sum`` is found wherever MATLAB would reach it:
 A string that cannot be folded to a constant in ``eval``/``feval``/``str2func``/... is
 ``dynamic-code`` (the spec's ``dynamic_code`` policy decides). A name the student defines
 (a variable, or their own function ``sum``) shadows the builtin and is not a use.
+Also ``dynamic-code``: what lets code the analysis never read run, or switches the run-time
+tripwire off (:data:`TAMPER`: path and folder changes, scripts, shell commands, ``mlock``; a
+file opened for writing, since a ``.m`` file written at run time is code nobody analysed;
+``clear all``/``clear functions``; naming the grader's own ``grader_..._`` functions).
 Findings count against the graded functions that reach them (``scope: reachable``), or
 every graded function whose file holds them (``scope: file``).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
@@ -43,8 +48,25 @@ MATLAB_NAMES: dict[str, tuple[str, ...]] = {
     "str.join": ("strjoin",), "str.split": ("strsplit",), "str.replace": ("strrep",),
 }
 #: Functions whose first argument (evalin: second) names the function they run, or holds code.
-BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0}
+BY_NAME: dict[str, int] = {"feval": 0, "str2func": 0, "builtin": 0, "cellfun": 0, "arrayfun": 0, "nthargout": 1}
 CODE: dict[str, int] = {"eval": 0, "evalc": 0, "evalin": 1}
+#: Calls that run code the analysis never read, or could switch the run-time tripwire off (a red team
+#: wrote a .m file calling builtin('sum') at run time, and rmpath'd or cleared the tripwire): dynamic code.
+TAMPER: dict[str, str] = {
+    **dict.fromkeys(("addpath", "rmpath", "path", "restoredefaultpath", "cd", "chdir", "rehash", "pkg"),
+                    "changes where MATLAB finds functions"),
+    **dict.fromkeys(("run", "source"), "runs a script file"),
+    **dict.fromkeys(("system", "unix", "dos", "shell_cmd", "popen", "popen2", "fork", "exec", "dup2"),
+                    "runs a shell command or writes to the grader's channel (a forged reply frame once went by popen)"),
+    **dict.fromkeys(("mlock", "munlock"), "locks or unlocks functions in memory"),
+    **dict.fromkeys(("copyfile", "movefile", "save", "diary"), "writes a file (a .m file written at run time is code nobody read)"),
+}
+#: Of these, only a call with arguments (``path`` and ``cd`` alone just answer where things are).
+WITH_ARGUMENTS = {"path", "cd", "chdir"}
+CLEARS = {"clear", "clearvars"}
+CLEARS_CODE = {"all", "-all", "-a", "functions", "-functions", "-f", "classes", "-classes", "-c"}
+#: The grader's own functions in Octave (``matlab_m/server``): a student's code has no business naming them.
+RESERVED = re.compile(r"grader_\w*_")
 
 
 def matlab_names(names: Iterable[str]) -> dict[str, str]:
@@ -74,16 +96,21 @@ class _Scan:
 
     def __init__(self, fn: mf.Function, source: bytes, banned: set[str], defined: set[str]):
         self.fn, self.banned, self.defined = fn, banned, defined
+        self.text = source           # the bytes the nodes being walked point into (an eval string's, inside one)
         # A "variable" named builtin, feval or eval (assigned in a branch that never runs) is the
         # function where it is called: no honest code names a variable so.
         self.variables = _variables(fn.node) - set(BY_NAME) - set(CODE)
-        self.constants = _string_constants(fn.node, self.variables)
+        self.constants = _string_constants(fn.node, self.variables, source)
         self.uses: list[Use] = []
 
     def run(self) -> list[Use]:
         body = next((c for c in self.fn.node.children if c.type == "block"), None)
         if body is not None:
             self.walk(body, 0)
+        broken = _first_error(self.fn.node)
+        if broken is not None:     # Octave may run what the grammar cannot read (a backslash continuing a line)
+            self.flag("syntax", broken, 0, how="the grader cannot read this line as MATLAB (Octave-only syntax?), "
+                                               "so it is not checked for banned functions")
         return self.uses
 
     def name_use(self, name: str, node: Any, how: str, line_shift: int = 0) -> None:
@@ -100,10 +127,21 @@ class _Scan:
         if kind == "identifier" and node.parent is not None and not _is_field(node):
             handle = node.parent.type == "handle_operator"
             self.name_use(node.text.decode(), node, f"taken as a handle (@{node.text.decode()})" if handle else "called", shift)
+            if handle:
+                self.runs_by_name(node.text.decode(), node, shift, f"taken as a handle (@{node.text.decode()})")
         elif kind == "command_name":
             self.name_use(node.text.decode(), node, "called in command syntax", shift)
+        if kind in ("identifier", "string_content") and RESERVED.fullmatch(node.text.decode("utf-8", "replace")):
+            name = node.text.decode()
+            self.flag(name, node, shift, how=f"`{name}` names one of the grader's own functions")
+        if kind == "string" and _continued(node, self.text):
+            self.flag("string", node, shift, how="a string continued on the next line by a backslash (Octave only, "
+                                                  "and not read by the grader)")
         if kind == "function_call":
             self.dynamic(node, shift)
+            self.tamper(node, shift)
+        elif kind == "command":
+            self.tamper(node, shift)
         for child in node.children:
             self.walk(child, shift)
 
@@ -123,6 +161,7 @@ class _Scan:
                 self.walk_code(value, args[BY_NAME[name]], shift)
             else:
                 self.name_use(value, args[BY_NAME[name]], f"named in {name}('{value}', ...)", shift)
+                self.runs_by_name(value, args[BY_NAME[name]], shift, f"named in {name}('{value}', ...)")
         elif name in CODE and len(args) > CODE[name]:
             value = self.fold(args[CODE[name]])
             if value is None:
@@ -133,8 +172,12 @@ class _Scan:
     def walk_code(self, code: str, where: Any, shift: int) -> None:
         """Code held in a string (eval's, an anonymous function given to str2func)."""
         line = where.start_point[0] + shift
-        for inner in mf.parse(code.encode()).root_node.children:
-            self.walk_string(inner, line)
+        outer, self.text = self.text, code.encode()
+        try:
+            for inner in mf.parse(self.text).root_node.children:
+                self.walk_string(inner, line)
+        finally:
+            self.text = outer
 
     def walk_string(self, node: Any, shift: int) -> None:
         before = len(self.uses)
@@ -143,16 +186,38 @@ class _Scan:
             u = self.uses[i]
             self.uses[i] = Use(u.kind, u.name, u.line, u.col, f"{u.how} inside an eval string")
 
-    def flag(self, name: str, node: Any, shift: int) -> None:
-        self.uses.append(Use("dynamic", name, node.start_point[0] + 1 + shift, node.start_point[1] + 1,
-                             f"{name}(...) with a name or code the grader cannot read before running it"))
+    def runs_by_name(self, name: str, node: Any, shift: int, how: str) -> None:
+        """``builtin``, ``feval``, ``eval``... reached indirectly (``c = {@builtin}; c{1}('sum', x)``,
+        ``feval('builtin', 'sum', x)``): what they run is not read, so it is dynamic code."""
+        if (name in BY_NAME or name in CODE) and name not in self.variables | self.defined:
+            self.flag(name, node, shift, how=f"`{name}` is {how}: what it runs cannot be read before running it")
+
+    def tamper(self, call: Any, shift: int) -> None:
+        """A call (or command) that lets unread code run or could switch the tripwire off."""
+        callee = next((c for c in call.children if c.type in ("identifier", "command_name")), None)
+        if callee is None or callee.text.decode() in self.variables | self.defined:
+            return
+        name = callee.text.decode()
+        if call.type == "command":
+            args: list[str | None] = [c.text.decode("utf-8", "replace") for c in call.children if c.type == "command_argument"]
+        else:
+            node = next((c for c in call.children if c.type == "arguments"), None)
+            args = [self.fold(a) for a in node.children if a.is_named] if node is not None else []
+        if name in TAMPER and (args or name not in WITH_ARGUMENTS):
+            self.flag(name, call, shift, TAMPER[name])
+        elif name == "fopen" and len(args) >= 2 and (args[1] is None or set(args[1]) & set("wa+")):
+            self.flag(name, call, shift, "opens a file for writing (a .m file written at run time is code nobody read)")
+        elif name in CLEARS and any(a is None or a in CLEARS_CODE for a in args):
+            self.flag(name, call, shift, "clears functions from memory (the grader's ban tripwire among them)")
+
+    def flag(self, name: str, node: Any, shift: int, why: str = "", how: str = "") -> None:
+        how = how or (f"{name}(...) {why}" if why else f"{name}(...) with a name or code the grader cannot read before running it")
+        self.uses.append(Use("dynamic", name, node.start_point[0] + 1 + shift, node.start_point[1] + 1, how))
 
     def fold(self, node: Any) -> str | None:
         """The constant string an expression always is, or None."""
-        if node.type == "string":     # a doubled quote inside a string stands for one
-            quote = node.children[0].text if node.children else b"'"
-            return "".join(c.text.replace(quote * 2, quote).decode() for c in node.children
-                           if c.type in ("string_content", "escape_sequence"))
+        if node.type == "string":
+            return string_value(node, self.text)
         if node.type == "identifier":
             return self.constants.get(node.text.decode())
         if node.type == "matrix":
@@ -165,6 +230,51 @@ class _Scan:
             parts = [self.fold(c) for c in args.children if c.is_named] if args is not None else []
             return None if any(p is None for p in parts) else "".join(p for p in parts if p is not None)
         return None
+
+
+_ESCAPE = re.compile(rb'\\(x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)|""', re.S)
+_SIMPLE = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11}
+
+
+def _continued(node: Any, text: bytes) -> bool:
+    """A double-quoted string that Octave continues on the next line (see ``mf.as_octave_reads``)."""
+    return node.end_byte > node.start_byte and text[node.end_byte - 1:node.end_byte] == b"\\"
+
+
+def string_value(node: Any, text: bytes) -> str | None:
+    """A string literal's value as Octave reads it: ``''`` in single quotes; in double quotes ``""``
+    and backslash escapes (``"\\x73um"`` is ``sum``, which the grammar's raw text hid); None for a
+    string it cannot read (unterminated, or continued on the next line)."""
+    raw = node.text
+    if len(raw) < 2 or raw[:1] not in b"'\"" or raw[-1:] != raw[:1] or _continued(node, text):
+        return None
+    if raw[:1] == b"'":
+        return raw[1:-1].replace(b"''", b"'").decode("utf-8", "replace")
+    return _ESCAPE.sub(_unescape, raw[1:-1]).decode("utf-8", "replace")
+
+
+def _unescape(match: re.Match[bytes]) -> bytes:
+    code = match.group(1)
+    if code is None:
+        return b'"'
+    if code[:1] == b"x":
+        return bytes([int(code[1:], 16)])
+    if code[:1] in b"01234567":
+        return bytes([int(code, 8) & 0xFF])
+    return bytes([_SIMPLE[code]]) if code in _SIMPLE else code
+
+
+def _first_error(node: Any) -> Any:
+    """The first place in a definition the grammar could not parse, or None."""
+    if not node.has_error:
+        return None
+    for child in node.children:
+        if child.type == "ERROR" or child.is_missing:
+            return child
+        found = _first_error(child)
+        if found is not None:
+            return found
+    return node
 
 
 def _is_field(node: Any) -> bool:
@@ -196,15 +306,13 @@ def _variables(fn: Any) -> set[str]:
     return names
 
 
-def _string_constants(fn: Any, variables: set[str]) -> dict[str, str]:
+def _string_constants(fn: Any, variables: set[str], text: bytes) -> dict[str, str]:
     """Variables only ever assigned one constant string (``f = 'sum'; feval(f, x)``)."""
     seen: dict[str, set[str | None]] = defaultdict(set)
     for node in _descendants(fn):
         if node.type == "assignment" and node.children[0].type == "identifier":
             right = node.children[-1]
-            value = None
-            if right.type == "string":
-                value = "".join(c.text.decode() for c in right.children if c.type == "string_content")
+            value = string_value(right, text) if right.type == "string" else None
             seen[node.children[0].text.decode()].add(value)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1 and None not in v}  # type: ignore[misc]
 

@@ -14,10 +14,15 @@ Parsing is tree-sitter's MATLAB grammar, shared with the ban analysis.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
 
 SUFFIX = ".m"
+#: The grader's own functions in Octave (``matlab_m/server``): a student's file of such a name would
+#: shadow the call server and its ban tripwire (the student's folder comes first), so it is not loaded.
+RESERVED = re.compile(r"grader_\w*_")
 
 
 @functools.lru_cache(maxsize=1)
@@ -29,8 +34,174 @@ def parser() -> Any:
     return Parser(Language(tree_sitter_matlab.language()))
 
 
+SERVER = Path(__file__).with_name("matlab_m") / "server"
+#: Called in text the server runs: the recorders grader_trip_.m writes out, the call grader_call_ evaluates.
+IN_TEXT_CALLS = frozenset({"builtin", "feval"})
+
+
+@functools.lru_cache(maxsize=1)
+def server_calls() -> frozenset[str]:
+    """Every function the grader's own Octave code (``matlab_m/server``) calls by name
+    (every name in it that is not a variable of its function, ``stdin`` in ``fgetl(stdin)`` too).
+
+    A student's file of such a name would replace it for the grader's code too (the student's
+    folder comes first): a ``dbstack.m`` returning no frames hid every banned call from the tripwire.
+    """
+    called: set[str] = set(IN_TEXT_CALLS)
+    for file in sorted(SERVER.glob("*.m")):
+        for fn in definitions(file.name, file.read_bytes())[0]:
+            assigned = {_assigned(n) for n in _walk(fn.node)} | {
+                n.text.decode() for n in _walk(fn.node) if n.type == "identifier" and n.parent is not None
+                and n.parent.type in ("function_output", "function_arguments", "multioutput_variable",
+                                      "persistent_operator", "global_operator", "iterator", "catch_clause")
+                or n.parent is not None and n.parent.type == "arguments" and n.parent.parent.type == "lambda"}
+            called |= {n.text.decode() for n in _walk(fn.node) if n.type in ("identifier", "command_name")
+                       and not _is_field_name(n)} - assigned - {fn.name}
+    return frozenset(called)
+
+
+def _is_field_name(node: Any) -> bool:
+    """``b`` in ``a.b`` or ``a.b(k)``."""
+    inner = node.parent if node.parent is not None and node.parent.type == "function_call" else node
+    parent = inner.parent
+    return parent is not None and parent.type == "field_expression" and parent.children[0].start_byte != inner.start_byte
+
+
+def _assigned(node: Any) -> str:
+    """The variable an assignment sets (``x = ...``, ``x(k) = ...``, ``x{k} = ...``), else ''."""
+    if node.type != "assignment":
+        return ""
+    left = node.children[0]
+    first = left if left.type == "identifier" else next((c for c in left.children if c.type == "identifier"), None)
+    return first.text.decode() if first is not None else ""
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def reserved_note(name: str) -> str | None:
+    """Why a file is not loaded, when its name is one the grader's own Octave code uses."""
+    stem = name.rsplit("/", 1)[-1][: -len(SUFFIX)] if name.endswith(SUFFIX) else ""
+    if RESERVED.fullmatch(stem):
+        return f"{name} is not loaded: names such as grader_..._ belong to the grader's own code; rename the file"
+    if stem in server_calls():
+        return (f"{name} is not loaded: the grader's own code calls {stem}, which a file of that name would "
+                f"replace; rename the file")
+    return None
+
+
 def parse(source: bytes) -> Any:
-    return parser().parse(source)
+    """The tree of what Octave runs (see :func:`as_octave_reads`); byte offsets are the source's own."""
+    return parser().parse(as_octave_reads(source))
+
+
+_NAME_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_)]}.'\"")
+
+
+def as_octave_reads(source: bytes) -> bytes:
+    """The source respelt so that MATLAB's grammar reads the strings and comments Octave reads.
+
+    Same length, same lines, so every offset and line still points into the student's file.
+    Octave's double-quoted strings take backslash escapes, so ``"x\\""`` ends one quote later
+    than the grammar thinks (a red team hid ``builtin('sum', x)`` behind one) and a backslash
+    at a line's end continues the string on the next line: ``\\"`` becomes ``""`` (the
+    grammar's own escaped quote), a continued string is closed at its backslash and the rest
+    of it blanked (the bans report such a string: a backslash ending the string's text),
+    Octave's ``#`` comments become ``%`` ones, and its operators the grammar's (:func:`_operator`).
+    """
+    out = bytearray(source)
+    i, n, prev = 0, len(source), 0
+    while i < n:
+        c = source[i]
+        if c in b"%#":
+            i = _comment(source, out, i)
+        elif source.startswith(b"...", i):
+            i = _line_end(source, i)
+        elif c == 0x22:  # "
+            i = _double_quoted(source, out, i)
+        elif c == 0x27 and prev not in _NAME_END:  # ' starting a string, not a transpose
+            i = _single_quoted(source, i)
+        else:
+            _operator(source, out, i)
+            i += 1
+        prev = source[i - 1] if 0 < i <= n and source[i - 1] not in b" \t" else 0
+    return bytes(out)
+
+
+def _operator(source: bytes, out: bytearray, i: int) -> None:
+    """Octave's own operators in the grammar's terms: ``t += x`` (which it took for command syntax,
+    hiding the call on its right) as ``t  = x``, and ``!=`` as ``~=``."""
+    c, after = source[i], source[i + 1:i + 2]
+    if c in b"+-*/^|&" and after == b"=" and source[i + 2:i + 3] != b"=":
+        out[i] = 0x20
+    elif c == 0x21 and after == b"=":
+        out[i] = 0x7E
+
+
+def _line_end(source: bytes, i: int) -> int:
+    end = source.find(b"\n", i)
+    return len(source) if end < 0 else end
+
+
+def _comment(source: bytes, out: bytearray, i: int) -> int:
+    """Past a line comment, or a block comment (``%{``/``#{`` alone on its line) and its nested blocks."""
+    start = source.rfind(b"\n", 0, i) + 1
+    end = _line_end(source, i)
+    if source[start:end].strip() not in (b"%{", b"#{"):
+        out[i] = 0x25
+        return end
+    depth = 0
+    while start < len(source):
+        line = source[start:end].strip()
+        if line in (b"%{", b"#{", b"%}", b"#}"):
+            out[start + source[start:end].index(line[:1])] = 0x25
+            depth += 1 if line.endswith(b"{") else -1
+        if depth == 0:
+            return end
+        start = end + 1
+        end = _line_end(source, start)
+    return len(source)
+
+
+def _single_quoted(source: bytes, i: int) -> int:
+    j = i + 1
+    while j < len(source) and source[j] != 0x0A:
+        if source[j] == 0x27:
+            if source[j + 1:j + 2] != b"'":
+                return j + 1
+            j += 1
+        j += 1
+    return j
+
+
+def _double_quoted(source: bytes, out: bytearray, i: int) -> int:
+    j, continued = i + 1, False
+    while j < len(source):
+        c = source[j]
+        if c == 0x5C and source[j + 1:j + 2] in (b"\n", b"\r"):     # a backslash continuing the string
+            if not continued:
+                out[j] = 0x22
+            continued = True
+            j += 2
+            continue
+        if c == 0x0A:
+            return j
+        if continued:
+            out[j] = 0x20
+        if c == 0x5C:
+            if source[j + 1:j + 2] == b'"' and not continued:
+                out[j] = 0x22
+            j += 2
+        elif c == 0x22 and source[j + 1:j + 2] == b'"':
+            j += 2
+        elif c == 0x22:
+            return j + 1
+        else:
+            j += 1
+    return j
 
 
 @dataclass(frozen=True)
@@ -90,12 +261,12 @@ def layout(files: Mapping[str, bytes]) -> Layout:
     its own file, a local function still wins over a split-out one of the same name.
     """
     sources = {n: d for n, d in sorted(files.items()) if n.endswith(SUFFIX)}
-    out = dict(sources)
+    notes: list[str] = []
+    out = {n: d for n, d in sources.items() if reserved_note(n) is None}
     callable_: dict[str, tuple[str, int]] = {}
     functions: list[Function] = []
     per_file: dict[str, list[Function]] = {}
-    notes: list[str] = []
-    for name, data in sources.items():
+    for name, data in out.items():
         defs, is_function_file = definitions(name, data)
         per_file[name] = defs
         functions += defs
@@ -105,7 +276,8 @@ def layout(files: Mapping[str, bytes]) -> Layout:
     origin: dict[str, str] = {}
     shifts: dict[str, tuple[tuple[int, int], ...]] = {}
     for name, defs in per_file.items():
-        split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out]
+        split = [f for f in defs if f.name not in callable_ and f"{f.name}{SUFFIX}" not in out
+                 and reserved_note(f.name + SUFFIX) is None]
         for f in split:
             target = f"{f.name}{SUFFIX}"
             out[target], shifts[target] = _split(sources[name], f, defs)

@@ -13,6 +13,9 @@ sessions: :class:`grader.run.model.CallResult` and :class:`LoadResult`.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import hmac
 import os
 import re
 import secrets
@@ -127,6 +130,7 @@ class OctaveSession:
         self._octave_pid = 0
         self._carry = b""
         self._closed = False
+        self._key = ""
         self.load = self._start()
 
     # -- lifecycle ---------------------------------------------------------
@@ -155,7 +159,8 @@ class OctaveSession:
         self._octave_pid = self._program.pid
         nonce = secrets.token_hex(8)
         trip = ",".join(self.watch) or "-"
-        self._send(f"{nonce} load {trip} {' '.join(self.functions)}")
+        self._key = secrets.token_hex(16)      # signs the tripwire's reports: see _signed
+        self._send(f"{nonce} load {trip} {self._key} {' '.join(self.functions)}")
         reply, stray, failure = self._await(nonce, limit=STARTUP_S, wall=STARTUP_S + self.load_time_limit)
         self._octave_pid = _leaf(self._program.pid) if self._program else 0
         if failure is not None:
@@ -273,27 +278,35 @@ class OctaveSession:
 
     def call_many(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], *,
                   watch: bool | Sequence[bool] = False, expected: Sequence[Any] | None = None,
-                  stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
-        """Every case of a function in one request; a case that kills Octave costs that case only.
+                  stop: Callable[[Sequence[CallResult]], bool] | None = None, batch: bool = False) -> list[CallResult]:
+        """Every case of a function; a case that kills Octave costs that case only.
 
-        ``stop`` (the consecutive-timeout rule) is accepted; Octave serves the request whole, so every case runs."""
+        ``batch`` (public cases, which hide nothing) sends them all in one request. Otherwise
+        each case is a request of its own, sent only once the one before has answered, so
+        Octave never holds the inputs of a hidden case it has not been asked to run yet (the
+        student's code can read the server's variables); ``stop`` (the consecutive-timeout
+        rule) is then asked after every result, and the remaining cases are not run."""
         flags = [bool(watch)] * len(calls) if isinstance(watch, bool) else [bool(w) for w in watch]
         wanted = list(expected) if expected is not None else [None] * len(calls)
-        return self._calls(function, calls, flags, wanted)
+        return self._calls(function, calls, flags, wanted, batch=batch, stop=stop)
 
     def _calls(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
-               wanted: Sequence[Any], classes: Sequence[str | None] = ()) -> list[CallResult]:
+               wanted: Sequence[Any], classes: Sequence[str | None] = (), *, batch: bool = True,
+               stop: Callable[[Sequence[CallResult]], bool] | None = None) -> list[CallResult]:
         if self._closed:
             raise SandboxError("the session is closed")
         literals = [mv.args_literal(list(args), classes) for args, _ in calls]   # the grader's own values
         results: list[CallResult] = []
         while len(results) < len(calls):
+            if not batch and results and stop is not None and stop(results):
+                break
             failure = self._ensure()
             if failure:
                 results.append(failure)
                 continue
-            results += self._batch(function, calls[len(results):], flags[len(results):],
-                                   wanted[len(results):], literals[len(results):])
+            end = len(calls) if batch else len(results) + 1
+            results += self._batch(function, calls[len(results):end], flags[len(results):end],
+                                   wanted[len(results):end], literals[len(results):end])
         return results
 
     def _batch(self, function: str, calls: Sequence[tuple[Sequence[Any], float]], flags: Sequence[bool],
@@ -314,8 +327,30 @@ class OctaveSession:
                 out.append(failure)
                 break
             assert reply is not None
-            out.append(_result(reply, stray, count, want))
+            tampered = _signed(reply, self._key, f"{nonce}:{index}")
+            if tampered is None:
+                out.append(CallResult("protocol", time_s=float(reply.get("cpu", 0.0)), stdout=stray,
+                                      detail="its answer did not come from the grader's call server (the ban "
+                                             "tripwire's report was missing or not signed)"))
+                continue
+            result = _result(reply, stray, count, want)
+            out.append(dataclasses.replace(result, tampered=True) if tampered else result)
         return out
+
+
+def _signed(reply: dict, key: str, tag: str) -> bool | None:
+    """Whether the tripwire saw its controls called by the student's code, or None when the
+    reply's hits are not the tripwire's (a frame the student's code wrote itself, with no hits:
+    its signature needs the key, which lives only in the tripwire's locked state)."""
+    raw, sig = reply.get("hits"), reply.get("sig")
+    if type(raw) is not list or type(sig) is not str or sig[:2] not in ("0:", "1:"):
+        return None
+    if not all(type(h) is dict and type(h.get("b")) is str and type(h.get("f")) is str and type(h.get("l")) is int
+               for h in raw):
+        return None
+    signed = "".join(f"{h['b']}:{h['f']}:{h['l']};" for h in raw)
+    want = hashlib.sha256(f"{key}|{tag}|{sig[0]}|{signed}".encode()).hexdigest()
+    return sig[0] == "1" if hmac.compare_digest(sig[2:], want) else None
 
 
 def _exit_detail(code: int | None, stderr: str) -> str:

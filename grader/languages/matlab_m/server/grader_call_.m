@@ -1,15 +1,16 @@
-function reply = grader_call_(grader_name__, grader_nout__, grader_watch__, grader_args__)
-% One graded call: outputs, captured printing, the error (if any) and tripwire findings.
+function reply = grader_call_(grader_name__, grader_nout__, grader_watch__, grader_args__, grader_tag__)
+% One graded call: outputs, captured printing, the error (if any) and tripwire findings,
+% signed by the tripwire for this case's tag (nonce:index).
   grader_outs__ = cell(1, grader_nout__);
   grader_err__ = [];
   grader_trip_('start', grader_watch__);
   grader_printed__ = evalc(['try, [grader_outs__{1:grader_nout__}] = feval(grader_name__, grader_args__{:}); ', ...
                             'catch grader_e__, grader_err__ = grader_e__; end']);
-  hits = grader_trip_('stop');
+  [hits, sig] = grader_trip_('stop', grader_tag__);
   if numel(grader_printed__) > 32000
     grader_printed__ = [grader_printed__(1:32000) sprintf('\n[output truncated]')];
   end
-  head = sprintf('"out":"%s","hits":[%s]', grader_hex_(grader_printed__), hits);
+  head = sprintf('"out":"%s","hits":[%s],"sig":"%s"', grader_hex_(grader_printed__), hits, sig);
   if isempty(grader_err__)
     vals = cell(1, grader_nout__);
     for k = 1:grader_nout__

@@ -28,7 +28,7 @@ function text = grader_encode_(v)
     end
     text = sprintf('{"c":"cell","z":%s,"d":[%s]}', z, grader_join_(items));
   elseif isstruct(v)
-    f = fieldnames(v);
+    f = __fieldnames__(v);   % fieldnames is an .m file, which a student's file could replace
     items = cell(1, numel(v) * numel(f));
     n = 0;
     for k = 1:numel(v)

@@ -12,23 +12,27 @@ function grader_serve_()
     elseif isempty(req)
       continue;   % every request is followed by an empty line: fgetl reads one character ahead
     end
-    [nonce, rest] = strtok(req);
-    [op, rest] = strtok(rest);
-    if strcmp(op, 'load')
-      [trip, rest] = strtok(rest);
-      if ~strcmp(trip, '-')
-        grader_trip_('install', strsplit(trip, ','));
-      end
-      reply = grader_load_(strsplit(strtrim(rest), ' '));
+    % regexp, never strtok or strsplit: the grader's code calls only built-ins, which no student file replaces
+    head = regexp(req, '^(\S+) (\S+) (\S+) ?(.*)$', 'tokens', 'once');
+    [nonce, op, trip, rest] = head{:};
+    if strcmp(op, 'load')    % load TRIP KEY NAMES...: the key signs the tripwire's reports
+      keyed = regexp(rest, '^(\S+) ?(.*)$', 'tokens', 'once');
+      grader_trip_('install', regexp(trip, ',', 'split'), keyed{1});
+      reply = grader_load_(regexp(keyed{2}, ' ', 'split'));
+      req = '';                % the key now lives only in the tripwire, out of the student's reach
+      head = {};
+      rest = '';
+      keyed = {};
     else
       % calls NAME WATCH NOUTS {{args of case 1}, {args of case 2}, ...}: one reply frame per case, in order
-      [name, rest] = strtok(rest);
-      [watch, rest] = strtok(rest);
-      [nouts, rest] = strtok(rest);
+      name = trip;
+      parts = regexp(rest, '^(\S+) (\S+) (.*)$', 'tokens', 'once');
+      [watch, nouts, rest] = parts{:};
       cases = eval(rest);
       for k = 1:numel(cases)
-        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k});
-        fprintf(stdout, '\n%s%s:%d %s\n', char(30), nonce, k - 1, reply);
+        tag = sprintf('%s:%d', nonce, k - 1);
+        reply = grader_call_(name, nouts(k) - '0', watch(k) == '1', cases{k}, tag);
+        fprintf(stdout, '\n%s%s %s\n', char(30), tag, reply);
         fflush(stdout);
       end
       continue;
