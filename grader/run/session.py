@@ -247,22 +247,27 @@ class Session:
         assert fd is not None  # asked for with want_fd: a reply without one raised
         self.sandbox.holder = self
         self._chan = _Channel(fd, self._buf)
+        cpu0 = self._cpu_now()
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
                              "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
                              **({"code": self._code} if self._code else {})})
         if failed:
             self._restart = True
             return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
-        return self._await_load(nonce)
+        return self._await_load(nonce, cpu0)
 
-    def _await_load(self, nonce: str) -> LoadResult:
-        """The load reply of a freshly started child, read with suspicion."""
+    def _await_load(self, nonce: str, cpu0: float | None = None) -> LoadResult:
+        """The load reply of a freshly started child, read with suspicion.  An import is
+        limited as a call is: by the slot's CPU time (a busy machine does not make it a
+        timeout), with the wall-clock backstop for one that sleeps or blocks."""
         self._restart = False
-        deadline = time.monotonic() + self.load_time_limit * 1.2 + 5.0
-        line, why = self._read_reply(deadline)
+        limit = self.load_time_limit
+        line, why = self._read_answer((3 * limit + 0.5) * 1.1 + 1.0, limit, cpu0, 10 * limit + 5.0)
         if why:
             status = self._kill_child()
             self._restart = True
+            if why == "cpu":
+                return LoadResult(False, "timeout", f"importing {self.main} used more than {limit:g} s of CPU time")
             if why == "timeout":
                 return LoadResult(False, "timeout", f"importing {self.main} did not finish in time")
             if why == "oversized":
