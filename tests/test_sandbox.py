@@ -124,6 +124,17 @@ def test_an_import_that_swallows_its_alarm_is_stopped_by_the_slots_cpu_time(sb):
         assert s.load.kind == "timeout" and "used more than 0.5 s of CPU time" in s.load.message, s.load
 
 
+def test_restarts_reload_the_file_within_one_more_loads_worth_of_cpu_time(sb):
+    # rt-go: a 0.5 s import and os._exit in every function held a slot for four minutes: each
+    # of 190 cases restarted the child, and each restart imported the file again.
+    source = ("import os, time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+              "def die():\n    os._exit(1)\n")
+    with sb.session({"hw.py": source}, "hw.py", load_time_limit=1.0) as s:
+        details = [s.call("die", [], time_limit=1).detail for _ in range(8)]
+        assert 3 <= s.restarts <= 4, (s.restarts, details)
+    assert "not run" in details[-1] and "loaded again" in details[-1], details
+
+
 def test_missing_name_is_error(sb):
     with session(sb, "exits.py") as s:
         r = s.call("no_such_function", [], time_limit=1)

@@ -196,6 +196,10 @@ class Session:
         self._heads: dict[tuple[str, float, bool], bytes] = {}   # see _call_head
         self._closed = False
         self.restarts = 0
+        # Each restart imports the file again: together they may use one more load's worth of
+        # CPU time, so that a slow import and a crash on every case cost a bounded time (a 0.5 s
+        # import and os._exit in every function once held a slot for four minutes).
+        self._reload_left = self.load_time_limit
         self.load = self._spawn(first=True)
 
     # -- child lifecycle --------------------------------------------------
@@ -247,21 +251,33 @@ class Session:
         assert fd is not None  # asked for with want_fd: a reply without one raised
         self.sandbox.holder = self
         self._chan = _Channel(fd, self._buf)
-        cpu0 = self._cpu_now()
+        limit = self._reload_limit(first)
+        cpu0, wall0 = self._cpu_now(), time.monotonic()
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
-                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
+                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": limit,
                              **({"code": self._code} if self._code else {})})
         if failed:
             self._restart = True
             return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
-        return self._await_load(nonce, cpu0)
+        load = self._await_load(nonce, limit, cpu0)
+        if not first:
+            self._charge_reload(cpu0, wall0)
+        return load
 
-    def _await_load(self, nonce: str, cpu0: float | None = None) -> LoadResult:
+    def _reload_limit(self, first: bool) -> float:
+        return self.load_time_limit if first else max(0.0, min(self.load_time_limit, self._reload_left))
+
+    def _charge_reload(self, cpu0: float | None, wall0: float) -> None:
+        """Take a restart's load from what reloading may still use: the slot's CPU time, or
+        the wall clock where nothing counts it."""
+        cpu1 = self._cpu_now() if cpu0 is not None else None
+        self._reload_left -= cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else time.monotonic() - wall0
+
+    def _await_load(self, nonce: str, limit: float, cpu0: float | None = None) -> LoadResult:
         """The load reply of a freshly started child, read with suspicion.  An import is
         limited as a call is: by the slot's CPU time (a busy machine does not make it a
         timeout), with the wall-clock backstop for one that sleeps or blocks."""
         self._restart = False
-        limit = self.load_time_limit
         line, why = self._read_answer((3 * limit + 0.5) * 1.1 + 1.0, limit, cpu0, 10 * limit + 5.0)
         if why:
             status = self._kill_child()
@@ -313,6 +329,11 @@ class Session:
         ``clean``: the channel was just found to hold nothing (see ``_check_row``)."""
         if (self._restart or self._chan is None or self._lost_child()
                 or (not clean and self._reply_pending())):
+            if self._reload_left <= 0:
+                self._restart = True
+                return CallResult("crashed", detail=f"not run: {self.main} was loaded again {self.restarts} time(s) after "
+                                                    "its process ended, and those loads used the "
+                                                    f"{self.load_time_limit:g} s of CPU time allowed for reloading it")
             self.restarts += 1
             self._kill_child()
             again = self._spawn(first=False)
