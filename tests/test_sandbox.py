@@ -132,7 +132,9 @@ def test_restarts_reload_the_file_within_one_more_loads_worth_of_cpu_time(sb):
     with sb.session({"hw.py": source}, "hw.py", load_time_limit=1.0) as s:
         details = [s.call("die", [], time_limit=1).detail for _ in range(8)]
         assert 3 <= s.restarts <= 4, (s.restarts, details)
-    assert "not run" in details[-1] and "loaded again" in details[-1], details
+        assert "not run" in details[-1] and "loaded again" in details[-1], details
+        s.renew_reloads()                     # what a tournament does before each game
+        assert "status 1" in s.call("die", [], time_limit=1).detail
 
 
 def test_missing_name_is_error(sb):

@@ -79,3 +79,18 @@ def test_a_player_that_stops_the_harness_clock_still_runs_out_of_game_time():
     # ~0.2 s a move: the 1 s budget ends after ~5 moves (the last one stopped at what was left)
     assert set(kinds) <= {"timeout", "game-time"} and kinds.count("game-time") >= 5, kinds
     assert 0.9 <= record.play_time_s[0] and record.play_calls[0] < 10
+
+
+def test_a_sandboxed_player_gets_a_new_budget_for_restarts_each_game():
+    from grader.tournament.players import SessionPlayer
+
+    class Session:
+        renewed = 0
+
+        def renew_reloads(self):
+            self.renewed += 1
+
+    player = SessionPlayer("p", Session(), {"play": "comp10001go_play"})
+    player.new_game(1, 0)
+    player.new_game(2, 3)
+    assert player.session.renewed == 2

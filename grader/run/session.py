@@ -264,6 +264,11 @@ class Session:
             self._charge_reload(cpu0, wall0)
         return load
 
+    def renew_reloads(self) -> None:
+        """Give the restarts a new budget: a session that serves a whole tournament renews
+        it for each game, so a rarely crashing player is not shut out after many games."""
+        self._reload_left = self.load_time_limit
+
     def _reload_limit(self, first: bool) -> float:
         return self.load_time_limit if first else max(0.0, min(self.load_time_limit, self._reload_left))
 

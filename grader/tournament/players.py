@@ -76,7 +76,9 @@ class SessionPlayer:
         self.names = dict(names)  # role -> the function name this submission defines
 
     def new_game(self, seed: int, seat: int) -> None:
-        pass
+        renew = getattr(self.session, "renew_reloads", None)   # a sandbox session: restarts per game
+        if renew is not None:
+            renew()
 
     def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
         sent = time.perf_counter()
