@@ -135,6 +135,10 @@ def test_restarts_reload_the_file_within_one_more_loads_worth_of_cpu_time(sb):
         assert "not run" in details[-1] and "loaded again" in details[-1], details
         s.renew_reloads()                     # what a tournament does before each game
         assert "status 1" in s.call("die", [], time_limit=1).detail
+    sleeps = "import os, time\ntime.sleep(0.6)\ndef die():\n    os._exit(1)\n"   # no CPU time: a third of the wall
+    with sb.session({"hw.py": sleeps}, "hw.py", load_time_limit=0.5) as s:
+        details = [s.call("die", [], time_limit=1).detail for _ in range(6)]
+        assert s.restarts <= 3 and "not run" in details[-1], (s.restarts, details)
 
 
 def test_missing_name_is_error(sb):

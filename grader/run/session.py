@@ -273,10 +273,12 @@ class Session:
         return self.load_time_limit if first else max(0.0, min(self.load_time_limit, self._reload_left))
 
     def _charge_reload(self, cpu0: float | None, wall0: float) -> None:
-        """Take a restart's load from what reloading may still use: the slot's CPU time, or
-        the wall clock where nothing counts it."""
+        """Take a restart's load from what reloading may still use: the slot's CPU time, and at
+        least a third of the wall clock (the backstop's ratio), so that an import that sleeps
+        spends it too; the wall clock alone where nothing counts CPU time."""
+        wall = time.monotonic() - wall0
         cpu1 = self._cpu_now() if cpu0 is not None else None
-        self._reload_left -= cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else time.monotonic() - wall0
+        self._reload_left -= max(cpu1 - cpu0, wall / 3) if cpu0 is not None and cpu1 is not None else wall
 
     def _await_load(self, nonce: str, limit: float, cpu0: float | None = None) -> LoadResult:
         """The load reply of a freshly started child, read with suspicion.  An import is
