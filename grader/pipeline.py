@@ -66,11 +66,18 @@ def _unloaded(load: LoadResult) -> CallResult:
     return CallResult("crashed", detail=f"the module could not be loaded again for the hidden cases ({load.kind})")
 
 
+#: The least CPU time a ``state: fresh`` case's session has to load the file: its case's limit
+#: bounds what a slow import costs per case, and this keeps a tight limit from failing an honest
+#: import (numpy takes ~0.2 s).
+FRESH_LOAD_FLOOR_S = 1.0
+
+
 def _reload_failed(load: LoadResult) -> CallResult:
     """A ``state: fresh`` case whose own session did not load the file (it loaded once before)."""
     if load.kind == "timeout":
         return CallResult("timeout", detail=f"loading the file again for this case: {load.message}; each case of this "
-                                            "function runs in a new session, and its import has the case's time limit")
+                                            "function runs in a new session, and its import has the case's time limit "
+                                            f"(at least {FRESH_LOAD_FLOOR_S:g} s)")
     return CallResult("crashed", detail=f"the file could not be loaded again: {load.message}")
 
 
@@ -259,7 +266,8 @@ class FunctionGrader:
         """``state: fresh``: each case in a session of its own, so module-level state left by
         one unrelated case never reaches the next (a game player that remembers its game).
 
-        Each of those sessions loads the file again under the case's own time limit: the
+        Each of those sessions loads the file again under the case's own time limit (at least
+        ``FRESH_LOAD_FLOOR_S``): the
         first load had the usual 10 s, and a file whose import takes seconds would otherwise
         cost that once per case (60 play states: ten minutes of one slot for a 10 s import)."""
         language = submission.lang
@@ -270,7 +278,7 @@ class FunctionGrader:
                 break
             options: dict[str, Any] = {"expected": [p.expected]} if language.wants_expected else {}
             with language.open_session(self.sandbox, submission.files, submission.main, watch=watch,
-                                       load_time_limit=p.time_limit) as fresh:
+                                       load_time_limit=max(p.time_limit, FRESH_LOAD_FLOOR_S)) as fresh:
                 if not fresh.load.ok:  # loaded once already: a second failure is this case's
                     results.append(_reload_failed(fresh.load))
                     continue

@@ -285,14 +285,15 @@ class Session:
         limited as a call is: by the slot's CPU time (a busy machine does not make it a
         timeout), with the wall-clock backstop for one that sleeps or blocks."""
         self._restart = False
-        line, why = self._read_answer((3 * limit + 0.5) * 1.1 + 1.0, limit, cpu0, 10 * limit + 5.0)
+        line, why = self._read_answer(3 * limit + 0.5, limit, cpu0, 10 * limit + 6.0)
         if why:
             status = self._kill_child()
             self._restart = True
             if why == "cpu":
                 return LoadResult(False, "timeout", f"importing {self.main} used more than {limit:g} s of CPU time")
             if why == "timeout":
-                return LoadResult(False, "timeout", f"importing {self.main} did not finish in time")
+                return LoadResult(False, "timeout", f"importing {self.main} did not finish within {3 * limit + 0.5:g} s "
+                                                    "of wall-clock time (did it sleep or block?)")
             if why == "oversized":
                 return LoadResult(False, "protocol", "the load reply was too large")
             return LoadResult(False, "crashed",

@@ -64,8 +64,10 @@ class _CallTimeout(BaseException):
 
 
 def load_backstop(cpu_s: float) -> float:
-    """The wall-clock backstop of an import limited to ``cpu_s`` of CPU time (a call's rule)."""
-    return 3 * cpu_s + 0.5
+    """When the child itself stops an import limited to ``cpu_s`` of CPU time by the wall clock:
+    as late as a call (code slowed by a busy machine may run this long); the parent stops one
+    that gains no CPU time at 3 x + 0.5 s."""
+    return 10 * cpu_s + 5.0
 
 
 def _text(obj: object, cap: int = 2000) -> str:
@@ -346,9 +348,9 @@ class Child:
         self._armed = False
 
     def _timed(self, cpu_s: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Run a call under the CPU-time timer, with the wall-clock one as a backstop (3 x +
-        0.5 s) for code that sleeps or blocks: a busy machine slows an import down, it does
-        not make it use more CPU time, so it never turns a loadable file into a timeout."""
+        """Run a call under the CPU-time timer, with the wall-clock one as a late backstop
+        (``load_backstop``): a busy machine slows an import down, it does not make it use
+        more CPU time, so it never turns a loadable file into a timeout."""
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
             def run(*a: Any, **k: Any) -> Any:
                 self._arm(load_backstop(cpu_s), self._cpu_cap(cpu_s))
