@@ -66,6 +66,21 @@ def _unloaded(load: LoadResult) -> CallResult:
     return CallResult("crashed", detail=f"the module could not be loaded again for the hidden cases ({load.kind})")
 
 
+#: The least CPU time a ``state: fresh`` case's session has to load the file: its case's limit
+#: bounds what a slow import costs per case, and this keeps a tight limit from failing an honest
+#: import (numpy takes ~0.2 s).
+FRESH_LOAD_FLOOR_S = 1.0
+
+
+def _reload_failed(load: LoadResult) -> CallResult:
+    """A ``state: fresh`` case whose own session did not load the file (it loaded once before)."""
+    if load.kind == "timeout":
+        return CallResult("timeout", detail=f"loading the file again for this case: {load.message}; each case of this "
+                                            "function runs in a new session, and its import has the case's time limit "
+                                            f"(at least {FRESH_LOAD_FLOOR_S:g} s)")
+    return CallResult("crashed", detail=f"the file could not be loaded again: {load.message}")
+
+
 def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str, language: Language) -> list[Violation]:
     if not result.watch_hits and not result.tampered:
         return []       # nearly every call: asked for every case of every submission
@@ -249,7 +264,12 @@ class FunctionGrader:
     def _fresh_calls(self, submission: Submission, found_as: str, mine: Sequence[PlannedCase], watch: list[str],
                      watched: bool, rule: TimeoutRule) -> list[CallResult]:
         """``state: fresh``: each case in a session of its own, so module-level state left by
-        one unrelated case never reaches the next (a game player that remembers its game)."""
+        one unrelated case never reaches the next (a game player that remembers its game).
+
+        Each of those sessions loads the file again under the case's own time limit (at least
+        ``FRESH_LOAD_FLOOR_S``): the
+        first load had the usual 10 s, and a file whose import takes seconds would otherwise
+        cost that once per case (60 play states: ten minutes of one slot for a 10 s import)."""
         language = submission.lang
         assert submission.main is not None
         results: list[CallResult] = []
@@ -257,9 +277,10 @@ class FunctionGrader:
             if results and rule.should_stop(p.case.function, results):
                 break
             options: dict[str, Any] = {"expected": [p.expected]} if language.wants_expected else {}
-            with language.open_session(self.sandbox, submission.files, submission.main, watch=watch) as fresh:
-                if not fresh.load.ok:  # loaded once already: a second failure is this case's crash
-                    results.append(CallResult("crashed", detail=f"the file could not be loaded again: {fresh.load.message}"))
+            with language.open_session(self.sandbox, submission.files, submission.main, watch=watch,
+                                       load_time_limit=max(p.time_limit, FRESH_LOAD_FLOOR_S)) as fresh:
+                if not fresh.load.ok:  # loaded once already: a second failure is this case's
+                    results.append(_reload_failed(fresh.load))
                     continue
                 results += fresh.call_many(found_as, [(p.call_args, p.time_limit)], watch=watched, **options)
         return results

@@ -105,6 +105,42 @@ def test_import_time_exit_and_loop(sb):
         assert s.load.kind == "crashed" and "status 5" in s.load.message
 
 
+def test_an_import_is_limited_by_its_cpu_time_not_the_wall_clock(sb):
+    # rt-go: the import limit was 10 s of wall-clock time, so a busy machine (load 8 on 2 cores)
+    # turned a 4 s import into "took too long" and the whole submission into 0.
+    with sb.session({"hw.py": "import time\ntime.sleep(0.8)\nX = 1\n"}, "hw.py", load_time_limit=0.5) as s:
+        assert s.load.ok, s.load                      # blocked 0.8 s, used no CPU: within 3 x 0.5 + 0.5 s
+    with sb.session({"hw.py": "import time\ntime.sleep(5)\n"}, "hw.py", load_time_limit=0.5) as s:
+        assert s.load.kind == "timeout" and "wall-clock" in s.load.message, s.load
+    spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 3:\n    pass\n"
+    with sb.session({"hw.py": spin}, "hw.py", load_time_limit=0.5) as s:
+        assert s.load.kind == "timeout" and "0.5 s of CPU time" in s.load.message, s.load
+
+
+def test_an_import_that_swallows_its_alarm_is_stopped_by_the_slots_cpu_time(sb):
+    source = ("import signal\nfor n in (signal.SIGALRM, signal.SIGPROF):\n    signal.signal(n, signal.SIG_IGN)\n"
+              "signal.setitimer(signal.ITIMER_REAL, 0)\nsignal.setitimer(signal.ITIMER_PROF, 0)\nwhile True:\n    pass\n")
+    with sb.session({"hw.py": source}, "hw.py", load_time_limit=0.5) as s:   # the parent's CPU count, not its backstop
+        assert s.load.kind == "timeout" and "used more than 0.5 s of CPU time" in s.load.message, s.load
+
+
+def test_restarts_reload_the_file_within_one_more_loads_worth_of_cpu_time(sb):
+    # rt-go: a 0.5 s import and os._exit in every function held a slot for four minutes: each
+    # of 190 cases restarted the child, and each restart imported the file again.
+    source = ("import os, time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+              "def die():\n    os._exit(1)\n")
+    with sb.session({"hw.py": source}, "hw.py", load_time_limit=1.0) as s:
+        details = [s.call("die", [], time_limit=1).detail for _ in range(8)]
+        assert 3 <= s.restarts <= 4, (s.restarts, details)
+        assert "not run" in details[-1] and "loaded again" in details[-1], details
+        s.renew_reloads()                     # what a tournament does before each game
+        assert "status 1" in s.call("die", [], time_limit=1).detail
+    sleeps = "import os, time\ntime.sleep(0.6)\ndef die():\n    os._exit(1)\n"   # no CPU time: a third of the wall
+    with sb.session({"hw.py": sleeps}, "hw.py", load_time_limit=0.5) as s:
+        details = [s.call("die", [], time_limit=1).detail for _ in range(6)]
+        assert s.restarts <= 3 and "not run" in details[-1], (s.restarts, details)
+
+
 def test_missing_name_is_error(sb):
     with session(sb, "exits.py") as s:
         r = s.call("no_such_function", [], time_limit=1)

@@ -53,16 +53,21 @@ def test_a_class_tournament_writes_every_report(tmp_path, capsys):
     assert move["call"]["hand"] == game["log"]["hands"][0][move["seat"]]
     assert all("hands" not in g for g in report["games"]) and len(report["games"][0]["discards"]) == 10
 
-    # Same command, same games (a fresh run of the same seed).
-    out2 = tmp_path / "t2"
+    # Same command and deal key, same games (a fresh run of the same seed); another key, other deals.
+    out2, out3 = tmp_path / "t2", tmp_path / "t3"
+    out2.mkdir()
+    (out2 / ".deal-key").write_text((out / ".deal-key").read_text())
     assert main(args[:-6] + ["--out", str(out2), "--bots", "random,greedy", "--jobs", "1"]) == ExitCode.OK
     assert [(g["seed"], g["entrants"], g["log"]["discards"], g["scores"]) for g in games_of(out2)] == \
            [(g["seed"], g["entrants"], g["log"]["discards"], g["scores"]) for g in games_of(out)]
+    assert main(args[:-6] + ["--out", str(out3), "--bots", "random,greedy", "--jobs", "1"]) == ExitCode.OK
+    assert [g["entrants"] for g in games_of(out3)] == [g["entrants"] for g in games_of(out)]   # the seating is the seed's
+    assert [g["seed"] for g in games_of(out3)] != [g["seed"] for g in games_of(out)]
 
-    # --replay prints one game move by move, re-run from its seed.
+    # --replay prints one game move by move, re-run from its seed and the folder's deal key.
     capsys.readouterr()
     assert main(["tournament", SPEC, player("first_card"), player("pairs"), player("garbage"),
-                 "--seed", "4", "--bots", "random,greedy", "--replay", "3"]) == ExitCode.OK
+                 "--seed", "4", "--bots", "random,greedy", "--out", str(out), "--replay", "3"]) == ExitCode.OK
     text = capsys.readouterr().out
     third = games_of(out)[2]
     assert text.startswith(f"game 3  seed {third['seed']}")
@@ -70,6 +75,19 @@ def test_a_class_tournament_writes_every_report(tmp_path, capsys):
     assert ("ILLEGAL (not-a-string" in text) == ("garbage" in third["entrants"])
     for s, e in enumerate(third["entrants"]):
         assert f"seat {s} {e:<16} plays {third['log']['discards'][0][s]}" in text
+
+
+def test_a_player_cannot_compute_the_deals_from_the_public_seed(tmp_path, capsys):
+    # rt-go: seer.py matched its first hand against the deals of games 1..2000 computed from
+    # the spec's seed and the engine's public seeding, and knew all four hands of every game.
+    out = tmp_path / "t"
+    assert main(["tournament", SPEC, player("seer"), "--games", "3", "--out", str(out)]) == ExitCode.OK
+    report = json.loads((out / "players" / "seer.json").read_text())
+    assert len(report["faults"]) == 3 * 10 and {f["kind"] for f in report["faults"]} == {"not-a-card"}
+    assert (out / ".deal-key").stat().st_mode & 0o077 == 0          # staff-only
+    capsys.readouterr()
+    assert main(["tournament", SPEC, player("seer"), "--out", str(tmp_path / "none"), "--replay", "1"]) == ExitCode.USAGE
+    assert "no tournament to replay" in capsys.readouterr().err
 
 
 def test_a_student_plays_alone_against_the_bots(tmp_path, capsys):

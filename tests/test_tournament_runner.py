@@ -102,3 +102,16 @@ def test_the_course_specs_have_valid_tournament_blocks(name):
     game = load_game(config)
     assert isinstance(config, TournamentSpec) and config.move_time_limit > 0
     assert set(config.bots or ()) <= set(game.bots()) and game.roles()
+
+
+def test_secret_deals_key_every_games_seed_and_follow_the_files_at_the_table():
+    from grader.tournament.runner import secret_deals
+
+    seatings = schedule(["a", "b", "c", "d", "e"], 10, 3, 4)
+    digests = {e: f"digest-{e}" for e in "abcde"}
+    one = secret_deals(seatings, b"k1", digests)
+    assert one == secret_deals(seatings, b"k1", digests)                    # a rerun deals the same games
+    assert [s.entrants for s in one] == [s.entrants for s in seatings]     # only the deal changes
+    assert all(a.seed != b.seed for a, b in zip(one, secret_deals(seatings, b"k2", digests)))
+    again = secret_deals(seatings, b"k1", {**digests, "e": "handed-in-again"})
+    assert [a.seed == b.seed for a, b in zip(one, again)] == ["e" not in s.entrants for s in seatings]

@@ -271,8 +271,9 @@ class Language:
         return Uncaught(False, None, lines[-1][:300] if lines else "")
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
-                     watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:
-        """A child that loads the submission and serves function calls."""
+                     watch: Sequence[str] = (), load_time_limit: float | None = None) -> ContextManager[FunctionSession]:
+        """A child that loads the submission and serves function calls (``load_time_limit``:
+        seconds of CPU time for loading it, when not the language's own default)."""
         raise NotSupported(f"{self.title} submissions cannot be graded function by function")
 
     # ---------------------------------------------------------------- static analysis

@@ -105,7 +105,7 @@ class Matlab(Language):
 
     @contextlib.contextmanager
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
-                     watch: Sequence[str] = ()) -> Iterator[MatlabSession]:
+                     watch: Sequence[str] = (), load_time_limit: float | None = None) -> Iterator[MatlabSession]:
         require_octave()
         layout = matlab_files.layout(files)
         banned = sorted(matlab_bans.matlab_names(watch))

@@ -123,8 +123,10 @@ class Python(Language):
         return Uncaught("Traceback (most recent call last)" in stderr, line, last)
 
     def open_session(self, sandbox: "Sandbox", files: Mapping[str, bytes], main: str,
-                     watch: Sequence[str] = ()) -> ContextManager[FunctionSession]:
-        return sandbox.session(self.loadable(files), main, watch=watch)
+                     watch: Sequence[str] = (), load_time_limit: float | None = None) -> ContextManager[FunctionSession]:
+        if load_time_limit is None:
+            return sandbox.session(self.loadable(files), main, watch=watch)
+        return sandbox.session(self.loadable(files), main, watch=watch, load_time_limit=load_time_limit)
 
     def ban_findings(self, source: str, filename: str, policy: "BanPolicy", graded: Mapping[str, Sequence[str]],
                      *, files: Mapping[str, bytes] | None = None) -> "list[Finding]":

@@ -150,7 +150,7 @@ class PortableSession(Session):
         scratch = self._fresh_dir()
         nonce = secrets.token_hex(16)
         msg = {"op": "spawn", "main": self.main, "nonce": nonce, "scratch": scratch, "watch": list(self.watch),
-               "load_time_limit": self.load_time_limit, "sys_path": _bwrap.site_dirs(),
+               "load_time_limit": self._reload_limit(first), "sys_path": _bwrap.site_dirs(),
                "limits": {"memory_mb": self.limits.memory_mb, "output_bytes": self.limits.output_bytes}}
         try:
             self._chan = _Pipe(scratch)
@@ -160,7 +160,11 @@ class PortableSession(Session):
             self._chan.sendall(codec.dumps_line(msg))
         except OSError:
             pass                                  # the load reply will say what happened
-        return self._await_load(nonce)
+        wall0 = time.monotonic()
+        load = self._await_load(nonce, self._reload_limit(first))
+        if not first:
+            self._charge_reload(None, wall0)
+        return load
 
     def _kill_child(self) -> dict[str, Any] | None:
         chan, self._chan = self._chan, None

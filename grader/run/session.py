@@ -196,6 +196,10 @@ class Session:
         self._heads: dict[tuple[str, float, bool], bytes] = {}   # see _call_head
         self._closed = False
         self.restarts = 0
+        # Each restart imports the file again: together they may use one more load's worth of
+        # CPU time, so that a slow import and a crash on every case cost a bounded time (a 0.5 s
+        # import and os._exit in every function once held a slot for four minutes).
+        self._reload_left = self.load_time_limit
         self.load = self._spawn(first=True)
 
     # -- child lifecycle --------------------------------------------------
@@ -247,24 +251,49 @@ class Session:
         assert fd is not None  # asked for with want_fd: a reply without one raised
         self.sandbox.holder = self
         self._chan = _Channel(fd, self._buf)
+        limit = self._reload_limit(first)
+        cpu0, wall0 = self._cpu_now(), time.monotonic()
         failed = self._send({"files": self._files, "main": self.main, "limits": self._limits_msg(),
-                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": self.load_time_limit,
+                             "watch": list(self.watch), "nonce": nonce, "load_time_limit": limit,
                              **({"code": self._code} if self._code else {})})
         if failed:
             self._restart = True
             return LoadResult(False, "crashed", f"{failed.detail} before loading {self.main}")
-        return self._await_load(nonce)
+        load = self._await_load(nonce, limit, cpu0)
+        if not first:
+            self._charge_reload(cpu0, wall0)
+        return load
 
-    def _await_load(self, nonce: str) -> LoadResult:
-        """The load reply of a freshly started child, read with suspicion."""
+    def renew_reloads(self) -> None:
+        """Give the restarts a new budget: a session that serves a whole tournament renews
+        it for each game, so a rarely crashing player is not shut out after many games."""
+        self._reload_left = self.load_time_limit
+
+    def _reload_limit(self, first: bool) -> float:
+        return self.load_time_limit if first else max(0.0, min(self.load_time_limit, self._reload_left))
+
+    def _charge_reload(self, cpu0: float | None, wall0: float) -> None:
+        """Take a restart's load from what reloading may still use: the slot's CPU time, and at
+        least a third of the wall clock (the backstop's ratio), so that an import that sleeps
+        spends it too; the wall clock alone where nothing counts CPU time."""
+        wall = time.monotonic() - wall0
+        cpu1 = self._cpu_now() if cpu0 is not None else None
+        self._reload_left -= max(cpu1 - cpu0, wall / 3) if cpu0 is not None and cpu1 is not None else wall
+
+    def _await_load(self, nonce: str, limit: float, cpu0: float | None = None) -> LoadResult:
+        """The load reply of a freshly started child, read with suspicion.  An import is
+        limited as a call is: by the slot's CPU time (a busy machine does not make it a
+        timeout), with the wall-clock backstop for one that sleeps or blocks."""
         self._restart = False
-        deadline = time.monotonic() + self.load_time_limit * 1.2 + 5.0
-        line, why = self._read_reply(deadline)
+        line, why = self._read_answer(3 * limit + 0.5, limit, cpu0, 10 * limit + 6.0)
         if why:
             status = self._kill_child()
             self._restart = True
+            if why == "cpu":
+                return LoadResult(False, "timeout", f"importing {self.main} used more than {limit:g} s of CPU time")
             if why == "timeout":
-                return LoadResult(False, "timeout", f"importing {self.main} did not finish in time")
+                return LoadResult(False, "timeout", f"importing {self.main} did not finish within {3 * limit + 0.5:g} s "
+                                                    "of wall-clock time (did it sleep or block?)")
             if why == "oversized":
                 return LoadResult(False, "protocol", "the load reply was too large")
             return LoadResult(False, "crashed",
@@ -308,6 +337,11 @@ class Session:
         ``clean``: the channel was just found to hold nothing (see ``_check_row``)."""
         if (self._restart or self._chan is None or self._lost_child()
                 or (not clean and self._reply_pending())):
+            if self._reload_left <= 0:
+                self._restart = True
+                return CallResult("crashed", detail=f"not run: {self.main} was loaded again {self.restarts} time(s) after "
+                                                    "its process ended, and those loads used the "
+                                                    f"{self.load_time_limit:g} s of CPU time allowed for reloading it")
             self.restarts += 1
             self._kill_child()
             again = self._spawn(first=False)

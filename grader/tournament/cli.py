@@ -7,12 +7,14 @@ store are read back) -> standings -> write and show.
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import shlex
 import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
@@ -46,7 +48,7 @@ def _args(p: argparse.ArgumentParser) -> None:
                    help="output folder (default: tournament); its store keeps every game, so a rerun plays only what changed")
     p.add_argument("--jobs", "-j", type=int, default=1, help="games played in parallel, each worker with its own sandbox slots")
     p.add_argument("--bots", default=None, help="built-in opponents of the game, comma separated, or 'none' (default: the spec's)")
-    p.add_argument("--replay", type=int, default=None, metavar="GAME", help="replay game GAME move by move (same players, seed and bots)")
+    p.add_argument("--replay", type=int, default=None, metavar="GAME", help="replay game GAME move by move (same players, seed, bots and --out: its deal key)")
     p.add_argument("--unsafe", action="store_true", help="run several students' players without a sandbox (trusted code only)")
 
 
@@ -131,11 +133,34 @@ def _plan(args: argparse.Namespace) -> _Plan:
     return _Plan(spec, config, game, _bots(args.bots, config, game), _games(args.games, config), seed)
 
 
-def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progress: GameProgress) -> list[GameRecord]:
-    """Every game of the tournament: those already in the store are read back, the rest played."""
+def _deal_key(out: Path, *, create: bool) -> bytes:
+    """The tournament's secret deal key, kept beside its store (``OUT/.deal-key``, staff-only):
+    a rerun into the same folder deals the same games (and reuses them), a new folder new ones."""
+    path = out / ".deal-key"
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except FileNotFoundError:
+        if not create:
+            raise GraderError(f"{out} holds no tournament to replay (no {path.name})",
+                              hint="replay from the --out folder of the tournament", exit_code=ExitCode.USAGE) from None
+    except ValueError:
+        raise GraderError(f"{path} is not a deal key", exit_code=ExitCode.USAGE) from None
+    out.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
+    return key
+
+
+def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progress: GameProgress,
+                     deal: Callable[[Sequence[Any]], list[Any]]) -> list[GameRecord]:
+    """Every game of the tournament: those already in the store are read back, the rest played
+    (``deal``: the seatings with their secret deal seeds)."""
     from grader.tournament import runner
 
-    def play(seatings: Sequence[runner.Seating]) -> list[GameRecord]:
+    def play(public: Sequence[runner.Seating]) -> list[GameRecord]:
+        seatings = deal(public)
         known = saved.known(seatings)
         for record in known.values():
             progress.advance(record)
@@ -177,11 +202,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         entrants = players + runner.bot_entrants(plan.bots)
         ids = [e.id for e in entrants]
         replay_cmd = " ".join(["grader", "tournament", shlex.quote(args.spec), *map(shlex.quote, args.targets),
-                               "--seed", str(plan.seed), "--bots", ",".join(plan.bots) or "none", "--replay", "{game}"])
+                               "--seed", str(plan.seed), "--bots", ",".join(plan.bots) or "none",
+                               "--out", shlex.quote(str(args.out)), "--replay", "{game}"])
+        key = _deal_key(args.out, create=args.replay is None)
+        digests = {e.id: e.submission.digest if e.submission is not None else "bot" for e in entrants}
+
+        def deal(seatings: Sequence[Any]) -> list[Any]:
+            return runner.secret_deals(seatings, key, digests)
+
         if args.replay is not None:
             if args.replay < 1:
                 raise GraderError("--replay: games are numbered from 1", exit_code=ExitCode.USAGE)
-            seating = runner.schedule(ids, args.replay, plan.seed, game.seats)[-1]
+            seating = deal(runner.schedule(ids, args.replay, plan.seed, game.seats)[-1:])[0]
             sys.stdout.write(format_replay(game, runner.run_games([seating], entrants, game, config, open_session)[0]))
             return ExitCode.OK
         assert store is not None
@@ -194,7 +226,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         with GameProgress(config.max_games if plan.games == "auto" else int(plan.games)) as progress, \
                 parallel_tables(entrants, game, config, open_session, profile=profile, jobs=args.jobs,
                                 capacity=runner.slots_per_worker(len(players), game.seats)) as tables:
-            records = _play_with_store(plan, tables, saved, ids, progress)
+            records = _play_with_store(plan, tables, saved, ids, progress, deal)
         elapsed = time.perf_counter() - start
         lost = list(tables.lost)
         for game_lost in lost:

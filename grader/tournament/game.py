@@ -50,8 +50,9 @@ class Reply:
 
     status: Status
     value: Any = None
-    time_s: float = 0.0
+    time_s: float = 0.0   # CPU time the kernel counted: what the game budget is charged
     detail: str = ""
+    wall_s: float = 0.0   # wall-clock time of the call, for the budget's backstop only
 
     @property
     def ok(self) -> bool:

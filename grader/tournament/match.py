@@ -45,12 +45,20 @@ def shared_wins(scores: Sequence[float]) -> list[float]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(scores))]
 
 
+#: The budget's wall-clock backstop, as a call's: a seat whose calls in one game took more
+#: than this many times its budget (+ 0.5 s) of wall-clock time is out of time.  Only a
+#: player that sleeps or blocks gets there: the budget itself is CPU time.
+WALL_FACTOR = 3.0
+
+
 class _Seat:
-    """Per-game bookkeeping of one seat's time budget."""
+    """Per-game bookkeeping of one seat's time budget: the CPU time the kernel counted for
+    its calls (a neighbour's load cannot spend it), with a wall-clock backstop."""
 
     def __init__(self, player: Player, budget: float):
         self.player = player
         self.left = budget
+        self.wall_left = WALL_FACTOR * budget + 0.5
         self.time_s = 0.0
         self.calls = 0
 
@@ -65,7 +73,10 @@ class GameTable:
         self._seats = [_Seat(p, config.game_time_limit) for p in players]
         self._roles = game.roles()
         self.faults: list[Fault] = []
-        self._out_of_time = f"the player's {config.game_time_limit:g} s for the game were used up"
+        self._out_of_time = f"the player's {config.game_time_limit:g} s of CPU time for the game were used up"
+        self._out_of_wall = (f"the player's calls in this game took {WALL_FACTOR * config.game_time_limit + 0.5:g} s "
+                             f"of wall-clock time ({WALL_FACTOR:g} x its {config.game_time_limit:g} s budget): "
+                             "did it sleep or block?")
 
     def ask(self, seat: int, role: str, args: Sequence[Any]) -> Reply:
         return self._start(seat, role, args)()
@@ -76,8 +87,8 @@ class GameTable:
 
     def _start(self, seat: int, role: str, args: Sequence[Any]) -> Callable[[], Reply]:
         s = self._seats[seat]
-        if s.left <= 0:
-            spent = Reply("game-time", detail=self._out_of_time)
+        if s.left <= 0 or s.wall_left <= 0:
+            spent = Reply("game-time", detail=self._out_of_time if s.left <= 0 else self._out_of_wall)
             return lambda: spent
         limit = self._roles[role].time_limit or self.config.move_time_limit
         wait = s.player.start(role, args, min(limit, s.left))
@@ -85,6 +96,7 @@ class GameTable:
         def finish() -> Reply:
             reply = wait()
             s.left -= reply.time_s
+            s.wall_left -= max(reply.wall_s, reply.time_s)
             s.time_s += reply.time_s
             s.calls += 1
             return reply

@@ -56,14 +56,15 @@ def reply_from_call(result: Any, seen_s: float | None = None) -> Reply:
         detail = _exception_line(getattr(result, "exception", None)) or str(getattr(result, "detail", "") or "")
     elif status != "ok":
         detail = str(getattr(result, "detail", "") or status)
-    # The time charged to the seat's game budget is never the player's word alone: the child's
-    # wall-clock figure (fine-grained, for ~0.1 ms moves) counts only up to what the grader saw,
-    # and never below the CPU time the kernel counted for the session (``time_s``).
+    # The game budget is charged the CPU time the kernel counted for the session (``time_s``),
+    # never the player's word nor the wall clock: a neighbour burning every core (or a busy
+    # machine) stretches an honest player's wall time, not its CPU time.  The wall-clock
+    # figure (the child's, no more than the grader saw) only feeds the budget's backstop.
     measured = float(getattr(result, "time_s", 0.0) or 0.0)
     claimed = float(getattr(result, "wall_s", 0.0) or 0.0)
-    elapsed = max(measured, claimed if seen_s is None else min(claimed, seen_s))
+    wall = max(measured, claimed if seen_s is None else min(claimed, seen_s))
     return Reply(status=status, value=getattr(result, "value", None) if status == "ok" else None,
-                 time_s=elapsed, detail=short(detail))
+                 time_s=measured, detail=short(detail), wall_s=wall)
 
 
 class SessionPlayer:
@@ -75,7 +76,9 @@ class SessionPlayer:
         self.names = dict(names)  # role -> the function name this submission defines
 
     def new_game(self, seed: int, seat: int) -> None:
-        pass
+        renew = getattr(self.session, "renew_reloads", None)   # a sandbox session: restarts per game
+        if renew is not None:
+            renew()
 
     def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
         sent = time.perf_counter()
@@ -102,9 +105,12 @@ class BotPlayer:
     def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
         start = time.perf_counter()
         try:
-            reply = Reply("ok", getattr(self.bot, role)(*args, rng=self.rng), time.perf_counter() - start)
+            value = getattr(self.bot, role)(*args, rng=self.rng)
+            spent = time.perf_counter() - start
+            reply = Reply("ok", value, spent, wall_s=spent)
         except Exception as exc:  # a bot bug must not stop the tournament either
-            reply = Reply("error", None, time.perf_counter() - start, short(f"{type(exc).__name__}: {exc}"))
+            spent = time.perf_counter() - start
+            reply = Reply("error", None, spent, short(f"{type(exc).__name__}: {exc}"), wall_s=spent)
         return lambda: reply
 
 

@@ -46,7 +46,8 @@ class GameStore:
     def __init__(self, store: Store, assignment: str, game: Game, config: TournamentSpec, entrants: Sequence[Entrant]):
         self.store, self.assignment = store, assignment
         base = {"code": _code_digest(game), "options": game.options, "move": config.move_time_limit,
-                "budget": config.game_time_limit}
+                "budget": config.game_time_limit,
+                "clock": "cpu"}   # how a seat's budget is charged: games of an earlier rule are replayed
         self._base = json.dumps(base, sort_keys=True, default=str)
         self._who = {e.id: (e.submission.digest if e.submission is not None else "bot") for e in entrants}
 

@@ -17,8 +17,11 @@ handout requires; a player keeping state between calls may see games in another 
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
+import hmac
+import json
 import queue
 import random
 import threading
@@ -103,6 +106,23 @@ def schedule(entrants: Sequence[str], games: int, seed: int, seats: int) -> list
         for e in table:
             played[e] += 1
         out.append(Seating(g, game_seed(seed, g), tuple(table)))
+    return out
+
+
+def secret_deals(seatings: Sequence[Seating], key: bytes, digests: Mapping[str, str]) -> list[Seating]:
+    """The seatings with each game's seed keyed by the tournament's secret and by the files of
+    who sits at the table (``digests``: entrant -> digest).
+
+    The tournament seed is no secret (it is in the spec students get, and the seeding and the
+    deal are public code): a player that matched its first hand against the deals of games
+    1..2000 knew all four hands of every game (rt-go).  An HMAC under a key the players never
+    see makes the deals unpredictable; the table's files are in it too, so a student who hands
+    in again is dealt new cards rather than the games its report showed."""
+    out = []
+    for s in seatings:
+        text = json.dumps([s.seed, [digests.get(e, e) for e in s.entrants]])
+        digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
+        out.append(dataclasses.replace(s, seed=int.from_bytes(digest[:8], "big") >> 1))
     return out
 
 

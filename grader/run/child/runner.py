@@ -63,6 +63,13 @@ class _CallTimeout(BaseException):
         super().__init__(*args)
 
 
+def load_backstop(cpu_s: float) -> float:
+    """When the child itself stops an import limited to ``cpu_s`` of CPU time by the wall clock:
+    as late as a call (code slowed by a busy machine may run this long); the parent stops one
+    that gains no CPU time at 3 x + 0.5 s."""
+    return 10 * cpu_s + 5.0
+
+
 def _text(obj: object, cap: int = 2000) -> str:
     """str(obj) forced to an exact str, capped; never raises."""
     try:
@@ -340,11 +347,13 @@ class Child:
         call is armed (or keeps it for the next call, see ``_arm``)."""
         self._armed = False
 
-    def _timed(self, seconds: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Run a call under the wall-clock timer (what timeout_decorator does with signals)."""
+    def _timed(self, cpu_s: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Run a call under the CPU-time timer, with the wall-clock one as a late backstop
+        (``load_backstop``): a busy machine slows an import down, it does not make it use
+        more CPU time, so it never turns a loadable file into a timeout."""
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
             def run(*a: Any, **k: Any) -> Any:
-                self._arm(seconds)
+                self._arm(load_backstop(cpu_s), self._cpu_cap(cpu_s))
                 try:
                     return fn(*a, **k)
                 finally:
@@ -438,6 +447,8 @@ class Child:
         path = os.path.join(self.scratch, main)
         res: dict[str, Any] = {"n": self.msg["nonce"], "ok": False, "kind": "ok", "message": "", "lineno": None,
                "line": None, "names": [], "exception": None}
+        load_limit = float(self.msg.get("load_time_limit", 10.0))
+        t0 = time.process_time()
         try:
             watch = tuple(self.msg.get("watch") or ())
             if watch:                       # before any student code: the tripwires are in place
@@ -448,7 +459,7 @@ class Child:
                 raise ImportError(f"cannot import {main}")
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            self._timed(float(self.msg.get("load_time_limit", 10.0)))(self._exec_module(spec.loader))(module)
+            self._timed(load_limit)(self._exec_module(spec.loader))(module)
             self.module = module
             names = []
             for k, v in list(vars(module).items()):
@@ -457,7 +468,11 @@ class Child:
                         names.append(k)
             res.update(ok=True, names=names)
         except _CallTimeout:
-            res.update(kind="timeout", message="importing the module took too long")
+            if time.process_time() - t0 >= load_limit:
+                res.update(kind="timeout", message=f"importing the module used more than {load_limit:g} s of CPU time")
+            else:
+                res.update(kind="timeout", message=f"importing the module did not finish in {load_backstop(load_limit):g} s "
+                                                   "of wall-clock time (did it sleep or block?)")
         except SyntaxError as e:
             d = self._describe(e)
             res.update(kind="syntax", message=_text(e.msg if isinstance(e.msg, str) else e), lineno=d["lineno"],
