@@ -13,7 +13,8 @@ A plug-in module defines:
     the player of one case (it answers each time the program waits for input) and the
     files or environment the program gets for it.
 ``judge(runs, ctx) -> Judgement``
-    scores of its criteria, tests (each with its line or game), rules broken.
+    scores of its criteria, tests (each with its line or game), rules broken, and the cases whose
+    session the program cut short (no speed is measured on work it did not do).
 
 The engine gives the player only what the program printed; the player returns an answer,
 or :class:`Stop` to end the session (saying whether the grader lost track, which is never
@@ -83,6 +84,9 @@ class Judgement:
     scores: dict[str, float]                       # criterion -> points earned
     tests: list[TestResult] = field(default_factory=list)
     rules_broken: list[tuple[str, str]] = field(default_factory=list)   # (rule, message)
+    # Cases whose session the program ended before the player did (it skipped work the reference does):
+    # their CPU time says nothing of the program's speed, so, as after a crash, there are no speed points.
+    short_cases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
