@@ -31,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 from grader.judge.verdict import TestResult
 from grader.programs.plugin import CaseRun, Context, Judgement, Play
+from grader.programs.plugin import played_share as _played_share
 from grader.spec.loader import load_trusted_module
 
 _here = Path(__file__).parent
@@ -217,18 +218,8 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
 
 
 def played_share(played: list[tuple[int, int]]) -> tuple[float, TestResult | None]:
-    """The share of the games the player asked for that the program played to a result, and a test saying so.
-
-    A game the program never played is not a game it got right: the aspects and the wording are judged
-    on the games played, so their points count only this share (a program that plays nothing scores nothing).
-    """
-    done, wanted = sum(p for p, _ in played), sum(w for _, w in played)
-    if not wanted or done >= wanted:
-        return 1.0, None
-    share = done / wanted
-    return share, TestResult(name="played", function="games", visibility="public", status="failed", score=0.0,
-                             max_score=0.0, message=f"the program played {done} of the {wanted} games the player asked "
-                             f"for to a result: the games and wording scores count {share:.0%} of their points")
+    """The share of the wanted games played to a result, over (played, wanted) of every case (see the engine's)."""
+    return _played_share(sum(p for p, _ in played), sum(w for _, w in played))
 
 
 def _listed(problems: list[str], what: str) -> str:
