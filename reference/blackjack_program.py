@@ -10,17 +10,20 @@ reference with the same cards and answers (reference/blackjack_replay.py) and sc
   questions, and the session (ends on the answer, final total = the games' results). A fault is
   scored once however many games show it, so the score does not depend on how often the
   program's own shuffle happens to trigger it, and every game that shows it is listed;
-* ``wording``: the share of the handout's kinds of line the program prints exactly;
+* ``wording``: the share of the handout's kinds of line the program prints exactly, each where it
+  belongs (reference/blackjack_wording.py);
+* both count only the share of the games the player asked for that the program played to a
+  result: a game it never played is not a game it got right (a program that plays none scores none);
 * rules: ``unfair_deals`` (a program that reads the grader's decks shows a card that is not the
   deck's next one, or the program's own deals fail a test of a fair shuffle: the opening tests
-  below and reference/blackjack_deals.py's test of every card) and ``unreached_actions`` (some
-  action was never reachable); the spec says what breaking one costs.
+  below and reference/blackjack_deals.py's test of every card), ``unreached_actions`` (some
+  action was never reachable) and ``abandoned_session`` (the program ended the session unasked, with
+  no final total and no error shown: a crash it caught and hid); the spec says what breaking one costs.
 """
 from __future__ import annotations
 
 import io
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +31,7 @@ from typing import Any, Mapping, Sequence
 
 from grader.judge.verdict import TestResult
 from grader.programs.plugin import CaseRun, Context, Judgement, Play
+from grader.programs.plugin import played_share as _played_share
 from grader.spec.loader import load_trusted_module
 
 _here = Path(__file__).parent
@@ -35,6 +39,7 @@ _t = load_trusted_module(_here / "blackjack_transcript.py", "blackjack_transcrip
 _p = load_trusted_module(_here / "blackjack_players.py", "blackjack_players")
 _r = load_trusted_module(_here / "blackjack_replay.py", "blackjack_replay")
 _d = load_trusted_module(_here / "blackjack_deals.py", "blackjack_deals")
+_w = load_trusted_module(_here / "blackjack_wording.py", "blackjack_wording")
 
 CRITERIA = ("games", "wording")
 ASPECTS = {
@@ -109,7 +114,9 @@ class _PlanningInput(io.StringIO):
     def __init__(self, lines: list[str], out: io.StringIO):
         super().__init__()
         self.lines, self.out = lines, out
-        self.player = _p.BlackjackPlayer(_p.Policy())
+        # A player that never ends the session itself: the script says when it ends (a default policy
+        # would quit after its third game and label every later line of the script "again").
+        self.player = _p.BlackjackPlayer(_p.Policy(games=len(lines) + 1))
         self.plan: list[dict[str, list[str]]] = []
 
     def readline(self, *_: Any) -> str:  # type: ignore[override]
@@ -118,7 +125,9 @@ class _PlanningInput(io.StringIO):
         self.out.truncate()
         if not self.lines:
             return ""
-        self.player.answer(output)          # works out the kind, as it will against a student
+        reply = self.player.answer(output)          # works out the kind, as it will against a student
+        if not isinstance(reply, str):
+            raise ValueError(f"the case's stdin cannot be followed through the reference: {reply.reason}")
         kind = self.player.sent[-1].kind
         line = self.lines.pop(0)
         game = self.player.parser.game
@@ -143,8 +152,10 @@ def plan_script(case: Mapping[str, Any], reference: Any) -> list[dict[str, list[
 class _Findings:
     faults: dict[str, list[str]] = field(default_factory=lambda: {a: [] for a in ASPECTS})
     games: int = 0
-    reference_lines: list[str] = field(default_factory=list)
-    student_lines: list[str] = field(default_factory=list)
+    wording: Any = field(default_factory=lambda: _w.Wording())
+    played: list[tuple[int, int]] = field(default_factory=list)    # (games finished, games the player wanted) per case
+    short: list[str] = field(default_factory=list)                  # cases whose session stopped before the player did
+    abandoned: list[str] = field(default_factory=list)              # sessions left unasked, no total, no error
     openings: list[tuple[str, str, str]] = field(default_factory=list)
     own: list[Any] = field(default_factory=list)                    # games the program dealt itself
     supplied: list[tuple[str, Any, list[str]]] = field(default_factory=list)   # (case, game, its deck) when a deck was given
@@ -174,14 +185,18 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     explanation = explain_totals(found.totals)
     if explanation:
         found.faults["session"].insert(0, explanation)
-    tests = [_aspect_test(aspect, found.faults[aspect], found.games, points) for aspect in ASPECTS]
-    games = points * sum(1 for aspect in ASPECTS if not found.faults[aspect])
-    ratio, misses = wording_ratio(found.reference_lines, found.student_lines)
-    wording_points = ctx.points.get("wording", 0.0)
+    share, played = played_share(found.played)
+    tests = [_aspect_test(aspect, found.faults[aspect], found.games, points * share) for aspect in ASPECTS]
+    games = points * share * sum(1 for aspect in ASPECTS if not found.faults[aspect])
+    ratio, misses = found.wording.ratio()
+    wording_points = ctx.points.get("wording", 0.0) * share
     tests.append(TestResult(name="wording", function="wording", visibility="public",
-                            status="passed" if ratio >= 0.999 else "failed", score=round(wording_points * ratio, 4),
-                            max_score=wording_points, message=f"{ratio:.0%} of the handout's kinds of line printed "
-                            "exactly" + (": " + "; ".join(misses) if misses else "")))
+                            status="passed" if ratio >= 0.999 and share >= 1 else "failed",
+                            score=round(wording_points * ratio, 4), max_score=round(wording_points, 4),
+                            message=f"{ratio:.0%} of the handout's kinds of line printed exactly where they belong"
+                            + (": " + "; ".join(misses) if misses else "")))
+    if played:
+        tests.append(played)
     tests.extend(found.notes)
     unfair = [message for _, message in deck_deviations(found.supplied)]
     unfair += [message for _, message in fairness(found.openings)]
@@ -197,7 +212,19 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     if complete and missing and len(found.openings) >= FAIRNESS_MIN_GAMES:
         broken.append(("unreached_actions", f"in the {len(found.openings)} games it dealt itself the grader could never {', '.join(missing)}: "
                                             "the program's deals never allowed it"))
-    return Judgement({"games": games, "wording": wording_points * ratio}, tests, broken)
+    if found.abandoned and found.games:     # the grader can read this program's games: it did leave them
+        broken.append(("abandoned_session", _listed(found.abandoned, "session(s)")))
+    return Judgement({"games": games, "wording": wording_points * ratio}, tests, broken, short_cases=tuple(found.short))
+
+
+def played_share(played: list[tuple[int, int]]) -> tuple[float, TestResult | None]:
+    """The share of the wanted games played to a result, over (played, wanted) of every case (see the engine's)."""
+    return _played_share(sum(p for p, _ in played), sum(w for _, w in played))
+
+
+def _listed(problems: list[str], what: str) -> str:
+    shown = "; ".join(_bounded(p) for p in problems[:SHOWN_PROBLEMS])
+    return shown + (f"; ... ({len(problems) - SHOWN_PROBLEMS} more {what})" if len(problems) > SHOWN_PROBLEMS else "")
 
 
 def _aspect_test(aspect: str, faults: list[str], games: int, points: float) -> TestResult:
@@ -251,7 +278,7 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
                                              f"(line {game.first_line})")
             continue
         found.games += 1
-        _judge_game(name, game, ctx, found)
+        _judge_game(name, game, ctx, found, session.answered)
         opening = _d.opening(game)
         deck = supplied[(game.number - 1) % len(supplied)] if supplied else []
         if deck and (game.number <= len(supplied) or _d.follows_opening(game, deck)):
@@ -261,10 +288,10 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
             found.own.append(game)
             found.actions.update(_p.ACTIONS.get(a, "") for a in game.actions())
             found.actions.update("insurance" for a in game.answers if a.kind == "insurance")
-    found.student_lines.extend(session.lines)
-    found.reference_lines.extend(_r.reference_lines(ctx.reference, "say", "******* WELCOME TO BLACKJACK ********"))
     total = sum(g.money or 0.0 for g in finished)
-    found.reference_lines.extend(_r.reference_lines(ctx.reference, "print_summary", total))
+    asked_to_end = not run.crash and run.transcript.ended in ("exit", "stopped")   # the total was due
+    found.wording.session(session, ended=asked_to_end, summary=_r.reference_lines(ctx.reference, "print_summary", total))
+    _count_played(name, run, session, len(finished), found)
     if unfinished:
         _unfinished(name, run, session, found)
         return
@@ -274,6 +301,24 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
                                   status="failed" if problems else "passed", score=0.0, max_score=0.0,
                                   message="; ".join(problems) or f"{len(session.games)} games played to the end"))
+
+
+def _count_played(name: str, run: CaseRun, session: Any, finished: int, found: _Findings) -> None:
+    """How many of the games the player wanted the session played, and whether it left a game half-played."""
+    if run.transcript.ended == "lost":
+        return        # the grader's fault: not counted against the program
+    wanted = run.player.policy.games
+    found.played.append((min(finished, wanted), wanted))
+    if finished < wanted and not run.crash:
+        found.short.append(name)
+    last = session.games[-1] if session.games else None
+    after = max((number for number, _ in last.lines), default=last.first_line) if last else 0
+    stated_total = any(_t.read_total(line) is not None for line in session.lines[after:])
+    if (run.transcript.ended == "exit" and not run.crash and session.quit_line is None and not stated_total
+            and last is not None and (finished < wanted or last.result_kind is None)):
+        where = (f"in the middle of game {last.number}" if last.result_kind is None else f"after game {last.number}")
+        found.abandoned.append(f"{name}: the program ended {where} (line {len(session.lines)}) without being asked to "
+                               "stop, without a final total and without an error: a crash it hid")
 
 
 def _unfinished(name: str, run: CaseRun, session: Any, found: _Findings) -> None:
@@ -328,6 +373,8 @@ def explain_totals(totals: list[tuple[float, dict[str, float]]]) -> str:
 
 
 def _situation(game: Any) -> str:
+    if game.result_kind in ("player_natural", "player_21") and not game.player_draws and _t.hand_total(game.player) == 21:
+        return "won with a natural"     # the handout's "Blackjack for you!!!" says no more than 21: the cards tell
     if game.result_kind == "player_21" or (game.money and game.money > 0 and _t.hand_total(game.player_cards()) == 21
                                             and game.player_draws):
         return "won by reaching 21 with a hit or a double"
@@ -336,7 +383,7 @@ def _situation(game: Any) -> str:
             "surrender": "surrendered", "tie": "tied"}.get(game.result_kind, f"ended '{game.result_kind}'")
 
 
-def _judge_game(name: str, game: Any, ctx: Context, found: _Findings) -> None:
+def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: set[int]) -> None:
     where = f"{name} game {game.number}"
     problems = _r.deal_problems(game)
     if problems:
@@ -344,7 +391,7 @@ def _judge_game(name: str, game: Any, ctx: Context, found: _Findings) -> None:
         return   # the rest of this game follows from an impossible deal: not judged again
     replay = _r.replay_game(ctx.reference, game, _r.build_deck(game))
     ref = replay.game
-    found.reference_lines.extend(line for _, line in ref.lines)
+    found.wording.game(game, [line for _, line in ref.lines], answered)
     cards_differ = False
     if game.player_draws != ref.player_draws:
         cards_differ = True
@@ -389,42 +436,6 @@ def _actions(game: Any) -> str:
 
 def _money(money: float | None) -> str:
     return "no amount" if money is None else f"{money:+.2f} Euro"
-
-
-# ----------------------------------------------------------------------------- wording
-
-def template(line: str) -> str:
-    """A line's kind: cards and amounts replaced by placeholders."""
-    text = _t._CARD.sub("{card}", line.rstrip())
-    return re.sub(r"-?\d+(?:\.\d+)?", "{n}", text)
-
-
-#: The handout's kinds of line (its sample runs), each judged when its situation arose in the session.
-HANDOUT_LINES = (
-    "******* WELCOME TO BLACKJACK ********", ">>>> We are about to start Game number {n} <<<<",
-    "Enter your stake in Euro: {n}", "{card}", "The first of my initial two cards is {card}",
-    "Your next card is {card}", "Your final card is {card}", "Enter chosen action: {n}", "My turn to play...",
-    "My second initial card is {card}", "My next card is {card}", "I am stopping...",
-    "I have burned myself and you win {n} Euro", "Blackjack for me!!! You have just lost {n} Euro",
-    "Blackjack for you!!! You have just won {n} Euro", "You have been burned and have lost {n} Euro",
-    "By surrendering you only lose {n} Euro", "You have won {n} Euro", "You have lost {n} Euro",
-    "My second card is {card}", "As you see I have a natural blackjack, so you lose your stake",
-    "You have won {n} Euro. Lucky you!!", "You have lost {n} Euro. Next time luckier.",
-    "******** GOODBYE - COME AGAIN **********",
-)
-
-
-def wording_ratio(reference_lines: list[str], student_lines: list[str]) -> tuple[float, list[str]]:
-    """Share of the handout's kinds of line the program got right, and the first it did not.
-
-    A kind of line counts against the program only when the reference printed it for the same
-    games (its situation arose) and the program never printed it exactly; the share is over all
-    the handout's kinds, so it does not depend on which situations the program's own deals made.
-    """
-    arose = {template(line) for line in reference_lines}
-    printed = {template(line) for line in student_lines}
-    missing = [t for t in HANDOUT_LINES if t in arose and t not in printed]
-    return 1 - len(missing) / len(HANDOUT_LINES), [f"never printed '{t}'" for t in missing[:4]]
 
 
 # ----------------------------------------------------------------------------- fair deals

@@ -102,6 +102,19 @@ def classify_result(line: str) -> tuple[str, int] | None:
     return None
 
 
+def read_total(line: str) -> float | None:
+    """The session's total a line states ("You have lost 57.0 Euro. Next time luckier.", "not won anything"), else None."""
+    text = normalize(line)
+    if not text:
+        return None
+    if re.search(r"not won anything|nothing|zero|neither won nor lost|broke even|even\b", text) and amount(text) is None:
+        return 0.0
+    value = amount(text)
+    if value is None or not re.search(r"euro|€|won|lost|win|lose|total|balance", text):
+        return None
+    return -abs(value) if _LOST.search(text) and not _WON.search(text) else abs(value)
+
+
 @dataclass(frozen=True)
 class Answer:
     kind: str        # stake | insurance | action | again
@@ -167,6 +180,7 @@ class Session:
     summary: float | None = None
     summary_line: tuple[int, str] | None = None
     again_answers: int = 0
+    answered: set[int] = field(default_factory=set)    # numbers of the lines an answer ended (prompt + answer)
 
 
 class TranscriptParser:
@@ -219,6 +233,8 @@ class TranscriptParser:
             return
         self.session.lines.append(shown)
         number = len(self.session.lines)
+        if answer is not None:
+            self.session.answered.add(number)
         if self.session.quit_line is not None:
             self._after_quit(raw, number)
             return
@@ -237,17 +253,10 @@ class TranscriptParser:
             game.dealer_turn = True
 
     def _after_quit(self, raw: str, number: int) -> None:
-        text = normalize(raw)
-        if self.session.summary is not None or not text:
-            return
-        if re.search(r"not won anything|nothing|zero|neither won nor lost|broke even|even\b", text) and amount(text) is None:
-            self.session.summary, self.session.summary_line = 0.0, (number, raw)
-            return
-        value = amount(text)
-        if value is None or not re.search(r"euro|€|won|lost|win|lose|total|balance", text):
-            return
-        sign = -1 if _LOST.search(text) and not _WON.search(text) else 1
-        self.session.summary, self.session.summary_line = sign * abs(value), (number, raw)
+        if self.session.summary is None:
+            value = read_total(raw)
+            if value is not None:
+                self.session.summary, self.session.summary_line = value, (number, raw)
 
     def _cards(self, game: GameRecord, text: str, cards: list[str], number: int) -> None:
         dealer = bool(_DEALER_WORDS.search(text)) and not re.search(r"\byour\b", text)

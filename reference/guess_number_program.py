@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from grader.judge.verdict import TestResult
-from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop
+from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop, played_share
 from grader.programs.session import Transcript
 
 CRITERIA = ("games", "wording")
@@ -169,11 +169,17 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     played: list[Played] = []
     in_place: set[str] = set()
     games = 0
+    done = wanted = 0
+    short: list[str] = []
     for run in runs:
         name = run.case["name"]
         player: GuessPlayer = run.player
         secrets: dict[int, int] = {}
         finished = [(index, log) for index, log in enumerate(player.logs) if log.guesses and log.guesses[-1][1] == "right"]
+        if run.transcript.ended != "lost":       # a session the grader lost is not counted against the program
+            done, wanted = done + min(len(finished), player.games), wanted + player.games
+            if len(finished) < player.games and not run.crash:
+                short.append(name)
         for number, (index, log) in enumerate(finished, 1):
             games += 1
             secret, why = _secret(log)
@@ -192,7 +198,8 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         elif run.transcript.ended == "stopped":
             faults["session"].append(f"{name}: {run.transcript.note}")
         in_place |= wording_in_place(run.transcript, player, secrets)
-    points = ctx.points.get("games", 0.0) / len(ASPECTS)
+    share, played_test = played_share(done, wanted)
+    points = ctx.points.get("games", 0.0) / len(ASPECTS) * share
     tests = [TestResult(name=f"games/{aspect}", function="games", visibility="public",
                         status="failed" if faults[aspect] else "passed", score=0.0 if faults[aspect] else round(points, 4),
                         max_score=round(points, 4), message=f"{ASPECTS[aspect]}: " + ("; ".join(faults[aspect][:3])
@@ -200,10 +207,10 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
              for aspect in ASPECTS]
     missing = [w for w in WORDING if w.rstrip() not in in_place]
     ratio = 1 - len(missing) / len(WORDING)
-    wording = ctx.points.get("wording", 0.0)
+    wording = ctx.points.get("wording", 0.0) * share
     tests.append(TestResult(name="wording", function="wording", visibility="public",
-                            status="passed" if not missing else "failed", score=round(wording * ratio, 4),
-                            max_score=wording, message=f"{ratio:.0%} of the handout's lines printed exactly where "
+                            status="passed" if not missing and share >= 1 else "failed", score=round(wording * ratio, 4),
+                            max_score=round(wording, 4), message=f"{ratio:.0%} of the handout's lines printed exactly where "
                             "they belong" + ("; never printed " + "; ".join(f"{m!r} {WHERE[m]}" for m in missing[:3])
                                              if missing else "")))
     broken = []
@@ -216,8 +223,10 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         found = [message for kind, message in tested if kind == rule and not (fixed and rule == "unfair_secrets")]
         if found:
             broken.append((rule, "; ".join(found)))
+    if played_test:
+        tests.append(played_test)
     scores = {"games": points * sum(1 for aspect in ASPECTS if not faults[aspect]), "wording": wording * ratio}
-    return Judgement(scores, tests, broken)
+    return Judgement(scores, tests, broken, short_cases=tuple(short))
 
 
 # ----------------------------------------------------------------------------- the wording, where it belongs

@@ -223,3 +223,69 @@ def test_a_flood_of_repeated_cards_makes_a_short_message():
     problems = replay.deal_problems(game)
     assert len(problems) == 4 and "19997 more cards dealt a second time" in problems[-1]
     assert len(plugin._aspect_test("deal", ["x" * 100000], 1, 10.0).message) < 1000
+
+
+wording = plugin._w
+
+_GAME_ONE = [
+    "******* WELCOME TO BLACKJACK ********\n>>>> We are about to start Game number 1 <<<<\nYour stake in Euro: ",
+    ("stake", "10", 10.0),
+    "7 of Hearts\n9 of Clubs\nThe first of my initial two cards is 5 of Spades\nAction? ", ("action", "2", 2.0),
+    "My turn to play...\nMy second initial card is 10 of Clubs\nMy next card is 4 of Diamonds\nI am stopping...\n"
+    "You lose 10.0 Euro\n",
+]
+
+
+def _wording_of(chunks, reference_game_lines):
+    session = _session(chunks)
+    found = wording.Wording()
+    found.game(session.games[0], reference_game_lines, session.answered)
+    found.session(session, ended=True, summary=["You have lost 10.0 Euro. Next time luckier.", wording.GOODBYE])
+    return found
+
+
+_REFERENCE_GAME = ["Enter your stake in Euro: 10", "7 of Hearts", "9 of Clubs", "The first of my initial two cards is "
+                   "5 of Spades", "Enter chosen action: 2", "My turn to play...", "My second initial card is 10 of Clubs",
+                   "My next card is 4 of Diamonds", "I am stopping...", "You have lost 10.0 Euro"]
+_LEGEND = "Enter your stake in Euro: 10\nEnter chosen action: 2\nYou have lost 10.0 Euro\n"
+
+
+def test_a_line_of_the_handout_counts_only_where_the_game_calls_for_it():
+    """A legend before the first game, after a result or after the goodbye counts for nothing; a prompt counts
+    only where an answer followed it; the welcome, the banner and the goodbye count in their own places."""
+    honest = _wording_of([*_GAME_ONE, "Again? ", ("again", "2", 0.0),
+                          "You have lost 10.0 Euro. Next time luckier.\n" + wording.GOODBYE + "\n"], _REFERENCE_GAME)
+    assert {"Enter your stake in Euro: {n}", "Enter chosen action: {n}", "You have lost {n} Euro"} <= honest.arose
+    assert honest.arose - honest.in_place == {"Enter your stake in Euro: {n}", "Enter chosen action: {n}",
+                                              "You have lost {n} Euro"}
+    legend = [_GAME_ONE[0].replace("\n>>>>", "\n" + _LEGEND + ">>>>"), *_GAME_ONE[1:-1], _GAME_ONE[-1] + _LEGEND,
+              "Again? ", ("again", "2", 0.0), "You have lost 10.0 Euro. Next time luckier.\n" + wording.GOODBYE
+              + "\n" + _LEGEND]
+    assert _wording_of(legend, _REFERENCE_GAME).in_place == honest.in_place
+    # the banner and the welcome where they belong, and nowhere else
+    assert {wording.WELCOME, wording.BANNER, "You have lost {n} Euro. Next time luckier.", wording.GOODBYE} <= honest.in_place
+    late = _wording_of([_GAME_ONE[0].split("\n")[-1], *_GAME_ONE[1:], "Again? ", ("again", "2", 0.0),
+                        wording.BANNER + "\n" + wording.WELCOME + "\n"], _REFERENCE_GAME)
+    assert {wording.WELCOME, wording.BANNER} <= late.arose and not {wording.WELCOME, wording.BANNER} & late.in_place
+    ratio, misses = late.ratio()
+    assert ratio < 1 and any("where it belongs" in m for m in misses)
+
+
+def test_games_the_program_never_played_are_not_games_it_got_right():
+    assert plugin.played_share([(40, 40), (9, 9)]) == (1.0, None)
+    share, test = plugin.played_share([(2, 40), (1, 9), (0, 1)])
+    assert share == 3 / 50 and test.status == "failed" and "played 3 of the 50 games" in test.message
+    assert plugin.played_share([(0, 40)])[0] == 0.0
+
+
+def test_a_scripted_case_follows_its_whole_script():
+    """The handout's second run is nine games: each game gets its own answers from the script (the planner once
+    quit after the third game and sent every later line as an answer to 'play again')."""
+    from grader.programs.spec import of_spec
+    from grader.spec.loader import load_spec
+
+    case = next(c for c in of_spec(load_spec(ROOT / "specs" / "blackjack.yaml")).cases if c["name"] == "handout_run_2")
+    plan = plugin.plan_script(case, reference)
+    assert len(plan) == 9 and [game["stake"] for game in plan] == [[s] for s in "10 8 9 5 6 10 10 20 10".split()]
+    assert [game["again"] for game in plan] == [["1"]] * 8 + [["2"]]
+    assert plan[6]["action"] == ["1", "1", "3"]

@@ -58,7 +58,8 @@ def test_the_blackjack_corpus_has_both_languages_and_every_real_failure():
     assert sum(n.endswith(".py") for n in names) >= 8 and sum(n.endswith(".java") for n in names) >= 8
     for needed in ("java_real_cp1252.java", "java_real_greek_iso8859_7.java", "java_folder_with_stdlib",
                    "java_real_wording.java", "java_real_crash_dealer_draws.java", "java_real_double_redraw.java",
-                   "java_real_credit_15x.java", "java_missing_library.java"):
+                   "java_real_credit_15x.java", "java_missing_library.java", "java_hostile_plays_nothing.java",
+                   "java_hostile_hides_crash.java", "java_hostile_legend.java", "java_real_tlr_natural_bug.java"):
         assert needed in names
     assert len([n for n in names if "hostile" in n]) >= 6
 
@@ -82,10 +83,11 @@ def test_matches_expected(graded, corpus, path):
     assert result.max_score == 100
 
 
-#: Programs that deal their own cards, their faults showing only in some deals: Java's new Random()/Math.random()
-#: and Python's random are seeded per case by the grader, so every grading sees the same deals.
+#: Programs that deal their own cards, their faults showing only in some deals: Java's new Random()/Math.random()/
+#: ThreadLocalRandom and Python's random are seeded per case by the grader, so every grading sees the same deals.
 DETERMINISM = [("blackjack", "java_real_double_redraw.java"), ("blackjack", "java_real_credit_15x.java"),
-               ("blackjack", "java_real_wording.java"), ("blackjack", "py_hostile_naturals.py")]
+               ("blackjack", "java_real_wording.java"), ("blackjack", "py_hostile_naturals.py"),
+               ("blackjack", "java_real_tlr_natural_bug.java")]
 
 
 def test_the_same_submission_grades_the_same_five_times(graded):

@@ -39,3 +39,17 @@ def test_java_header_names_indentation():
     data = check_style("java", "Game.java", bad, points=15).to_json()
     assert any(f["line"] == 11 for f in data["indentation"]["findings"])
     assert any("'t'" in f["message"] for f in data["names"]["findings"])
+
+
+def test_an_empty_method_is_not_a_method_of_the_game():
+    """The handout asks for the game split into methods: empty ones, added for the count, split nothing off."""
+    java = ("/** Author: A. Written: 1/1. Last updated: 2/1. Run: java Game. Plays one game of cards at the console. */\n"
+            "public class Game {\n    static void a() {\n    }\n\n    static void b() { }\n\n"
+            "    static int c() {\n        return 1;\n    }\n\n    public static void main(String[] args) {\n"
+            "        System.out.println(c());\n    }\n}\n")
+    structure = {t.name: t for t in check_style("java", "Game.java", java, {"min_functions": 3}).tests()}["style/structure"]
+    assert structure.status == "failed" and "'a' is empty" in structure.message and "'b' is empty" in structure.message
+    assert "1 function(s)/method(s) besides main, at least 3 expected" in structure.message
+    python = 'def a():\n    pass\n\n\ndef b():\n    """Nothing."""\n\n\ndef c():\n    return 1\n'
+    structure = {t.name: t for t in check_style("python", "x.py", python, {"min_functions": 2}).tests()}["style/structure"]
+    assert "'a' is empty" in structure.message and "'b' is empty" in structure.message and structure.status == "failed"

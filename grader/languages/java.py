@@ -145,7 +145,7 @@ class Java(Language):
         jars = [f"lib/{lib.name}" for lib in libraries if lib.suffix == ".jar"]
         compile_files = {**{lib.name: lib.read_bytes() for lib in libraries if lib.suffix != ".jar" and lib.name not in student},
                          **{f"lib/{lib.name}": lib.read_bytes() for lib in libraries if lib.suffix == ".jar"},
-                         java_seed.SOURCE_PATH: java_seed.SOURCE.read_bytes(), **laid_out}
+                         **{path: source.read_bytes() for path, source in java_seed.SOURCES.items()}, **laid_out}
         values = {"main": PurePosixPath(_layout(main, sources[main])[0]).name, "class": main_class}
         argv = fill(run or self.default_run, classpath=":".join(["classes", *jars]), **values)
         result = Build({}, argv, main, sources=sources, encodings=encodings)

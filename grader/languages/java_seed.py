@@ -1,34 +1,69 @@
 """Seed a Java program's randomness: its compiled classes are rewritten to use ``graderseed.SeededRandom``.
 
-A self-shuffling program deals from ``new Random()``, ``Math.random()`` or ``Collections.shuffle(list)``,
-all seeded by the clock, so its deals (and what it prints) differ between two gradings. The JVM offers
-no switch to seed them: patching ``java.util.Random`` in ``java.base`` turns class-data sharing off
-(twice the start-up time) and an agent costs more. The grader compiles the program itself, so it
-rewrites the class files javac produced, in the parent, before they reach the sandbox:
+A self-shuffling program deals from ``new Random()``, ``Math.random()``, ``Collections.shuffle(list)``,
+``ThreadLocalRandom`` or ``SecureRandom``, all seeded by the clock or the system, so its deals (and what
+it prints) differ between two gradings. The JVM offers no switch to seed them: patching
+``java.util.Random`` in ``java.base`` turns class-data sharing off (twice the start-up time) and an agent
+costs more. The grader compiles the program itself, so it rewrites the class files javac produced, in
+the parent, before they reach the sandbox:
 
-- ``new java/util/Random`` and its ``<init>()V`` / ``<init>(J)V`` become ``graderseed/SeededRandom``'s
-  (a subclass of Random: every later use, field and frame type still fits);
-- the method references ``Math.random()D`` and ``Collections.shuffle(List)V`` point at the same-named
-  static methods of SeededRandom.
+- ``new java/util/Random`` and its ``<init>()V`` / ``<init>(J)V`` become ``graderseed/SeededRandom``'s,
+  ``new java/security/SecureRandom`` and ``<init>()V`` / ``<init>([B)V`` ``graderseed/SeededSecureRandom``'s
+  (subclasses: every later use, field and frame type still fits), and so do ``Random::new`` references;
+- the static methods ``Math.random()``, ``StrictMath.random()``, ``Collections.shuffle(list[, rnd])`` and
+  ``SecureRandom.getInstance*`` point at the same-named, same-typed static methods of those classes;
+- ``invokevirtual ThreadLocalRandom.m(args)`` becomes ``invokestatic SeededRandom.m(tlr, args)`` (one
+  opcode byte and its operand: the same length and the same stack effect, the receiver being the first
+  argument), for every method in ``THREAD_LOCAL``, and so do ``tlr::nextInt`` references.
 
-Only constant-pool entries are appended and same-length operands replaced, so no offset, stack map
-frame or jump moves. A class that subclasses Random, or that the walk cannot read, is left as it is
-(the plug-in's replay still judges it). SeededRandom seeds every generator from one sequence that
-starts at the case's ``GRADER_SEED``, like Python's launcher.
+Only constant-pool entries are appended and same-length instructions replaced, so no offset, stack map
+frame or jump moves. A class that subclasses Random or SecureRandom, or that the walk cannot read, is left
+as it is (the plug-in's replay still judges it). SeededRandom seeds every generator from one sequence that
+starts at the case's ``GRADER_SEED``, like Python's launcher; an explicit seed stays the program's own
+unless it is a reading of the clock (``new Random(System.nanoTime())``). Beyond reach: a program that reads
+``/dev/urandom``, the clock's digits or an object's identity hash as its randomness.
 """
 from __future__ import annotations
 
 import struct
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 SEEDED = "graderseed/SeededRandom"
-#: The seeding class's source, compiled with the program (it reads ``GRADER_SEED``).
-SOURCE = Path(__file__).parent / "java_lib" / "SeededRandom.java"
-SOURCE_PATH = "graderseed/SeededRandom.java"
+SEEDED_SECURE = "graderseed/SeededSecureRandom"
+#: The seeding classes' sources, compiled with the program (they read ``GRADER_SEED``): path in the build -> file.
+SOURCES = {f"{name}.java": Path(__file__).parent / "java_lib" / f"{PurePosixPath(name).name}.java"
+           for name in (SEEDED, SEEDED_SECURE)}
 
 _RANDOM = "java/util/Random"
-_STATIC_REDIRECTS = {("java/lang/Math", "random", "()D"), ("java/util/Collections", "shuffle", "(Ljava/util/List;)V")}
-_CONSTRUCTORS = {"()V", "(J)V"}
+_SECURE = "java/security/SecureRandom"
+_THREAD_LOCAL = "java/util/concurrent/ThreadLocalRandom"
+#: Classes whose construction is sent to a seeded subclass, with the constructors that are.
+_REPLACED = {_RANDOM: (SEEDED, {"()V", "(J)V"}), _SECURE: (SEEDED_SECURE, {"()V", "([B)V"})}
+#: Static methods sent to the same-named, same-typed static method of a seeding class.
+_STATIC_REDIRECTS = {
+    ("java/lang/Math", "random", "()D"): SEEDED,
+    ("java/lang/StrictMath", "random", "()D"): SEEDED,
+    ("java/util/Collections", "shuffle", "(Ljava/util/List;)V"): SEEDED,
+    ("java/util/Collections", "shuffle", "(Ljava/util/List;Ljava/util/Random;)V"): SEEDED,
+    (_SECURE, "getInstance", "(Ljava/lang/String;)Ljava/security/SecureRandom;"): SEEDED_SECURE,
+    (_SECURE, "getInstance", "(Ljava/lang/String;Ljava/lang/String;)Ljava/security/SecureRandom;"): SEEDED_SECURE,
+    (_SECURE, "getInstance", "(Ljava/lang/String;Ljava/security/Provider;)Ljava/security/SecureRandom;"): SEEDED_SECURE,
+    (_SECURE, "getInstanceStrong", "()Ljava/security/SecureRandom;"): SEEDED_SECURE,
+}
+#: ThreadLocalRandom's methods that SeededRandom stands in for, as static methods taking the receiver first.
+THREAD_LOCAL = frozenset({
+    ("nextInt", "()I"), ("nextInt", "(I)I"), ("nextInt", "(II)I"), ("nextLong", "()J"), ("nextLong", "(J)J"),
+    ("nextLong", "(JJ)J"), ("nextDouble", "()D"), ("nextDouble", "(D)D"), ("nextDouble", "(DD)D"),
+    ("nextBoolean", "()Z"), ("nextFloat", "()F"), ("nextGaussian", "()D"), ("nextBytes", "([B)V"),
+    ("ints", "()Ljava/util/stream/IntStream;"), ("ints", "(J)Ljava/util/stream/IntStream;"),
+    ("ints", "(II)Ljava/util/stream/IntStream;"), ("ints", "(JII)Ljava/util/stream/IntStream;"),
+    ("longs", "()Ljava/util/stream/LongStream;"), ("longs", "(J)Ljava/util/stream/LongStream;"),
+    ("longs", "(JJ)Ljava/util/stream/LongStream;"), ("longs", "(JJJ)Ljava/util/stream/LongStream;"),
+    ("doubles", "()Ljava/util/stream/DoubleStream;"), ("doubles", "(J)Ljava/util/stream/DoubleStream;"),
+    ("doubles", "(DD)Ljava/util/stream/DoubleStream;"), ("doubles", "(JDD)Ljava/util/stream/DoubleStream;"),
+})
+_INVOKEVIRTUAL, _INVOKESPECIAL, _INVOKESTATIC, _NEW = 0xB6, 0xB7, 0xB8, 0xBB
+_REF_INVOKEVIRTUAL, _REF_INVOKESTATIC, _REF_NEWINVOKESPECIAL = 5, 6, 8
 
 # Fixed instruction lengths by opcode (0 for the variable ones: tableswitch, lookupswitch, wide).
 _LENGTHS = bytearray([1] * 256)
@@ -170,30 +205,56 @@ def seed_class(data: bytes) -> bytes:
 def _rewrite(data: bytes) -> bytes:
     cls = _ClassFile(data)
     this, super_ = struct.unpack_from(">HH", cls.rest, 2)
-    if cls.class_name(this) == SEEDED or cls.class_name(super_) == _RANDOM:
-        return data     # SeededRandom itself; a subclass of Random calls Random's constructors as its super
-    methods = {i: cls.member(i) for i, e in enumerate(cls.pool) if e is not None and e[0] == 10}
-    randoms = {i for i, e in enumerate(cls.pool) if e is not None and e[0] == 7 and cls.class_name(i) == _RANDOM}
-    redirects = [i for i, m in methods.items() if m in _STATIC_REDIRECTS]
-    constructors = {i: m[2] for i, m in methods.items() if m[0] == _RANDOM and m[1] == "<init>" and m[2] in _CONSTRUCTORS}
-    if not redirects and not (randoms and constructors):
+    if cls.class_name(this).startswith("graderseed/") or cls.class_name(super_) in _REPLACED:
+        return data     # the seeding classes; a subclass calls its generator's own constructors as its super
+    pool = cls.pool
+    methods = {i: cls.member(i) for i, e in enumerate(pool) if e is not None and e[0] == 10}
+    news = {i: _REPLACED[name][0] for i, e in enumerate(pool)
+            if e is not None and e[0] == 7 and (name := cls.class_name(i)) in _REPLACED}
+    redirects = {i: _STATIC_REDIRECTS[m] for i, m in methods.items() if m in _STATIC_REDIRECTS}
+    constructors = {i: m for i, m in methods.items()
+                    if m[0] in _REPLACED and m[1] == "<init>" and m[2] in _REPLACED[m[0]][1]}
+    local = {i: m for i, m in methods.items() if m[0] == _THREAD_LOCAL and (m[1], m[2]) in THREAD_LOCAL}
+    if not redirects and not local and not (news and constructors):
         return data
-    seeded = cls.add(7, struct.pack(">H", cls.add_utf8(SEEDED)))
-    for index in redirects:                                   # same name and type, SeededRandom's class
-        tag, payload = cls.pool[index]  # type: ignore[misc]
-        cls.pool[index] = (tag, struct.pack(">H", seeded) + payload[2:])
-    new_init = {}
-    init_name = cls.add_utf8("<init>")
-    for index, descriptor in constructors.items():
-        name_and_type = cls.add(12, struct.pack(">HH", init_name, cls.add_utf8(descriptor)))
-        new_init[index] = cls.add(10, struct.pack(">HH", seeded, name_and_type))
+    classes: dict[str, int] = {}
+
+    def class_ref(name: str) -> int:
+        if name not in classes:
+            classes[name] = cls.add(7, struct.pack(">H", cls.add_utf8(name)))
+        return classes[name]
+
+    def method_ref(owner: str, name: str, descriptor: str) -> int:
+        name_and_type = cls.add(12, struct.pack(">HH", cls.add_utf8(name), cls.add_utf8(descriptor)))
+        return cls.add(10, struct.pack(">HH", class_ref(owner), name_and_type))
+
+    for index, target in redirects.items():                  # same name and type, the seeding class's
+        tag, payload = pool[index]  # type: ignore[misc]
+        pool[index] = (tag, struct.pack(">H", class_ref(target)) + payload[2:])
+    new_class = {index: class_ref(target) for index, target in news.items()}
+    new_init = {index: method_ref(_REPLACED[owner][0], "<init>", descriptor)
+                for index, (owner, _, descriptor) in constructors.items()}
+    static_local = {index: method_ref(SEEDED, name, f"(L{_THREAD_LOCAL};{descriptor[1:]}")
+                    for index, (_, name, descriptor) in local.items()}
+    for index, entry in enumerate(pool):                     # method references: Random::new, tlr::nextInt
+        if entry is not None and entry[0] == 15:
+            kind, target = struct.unpack(">BH", entry[1])
+            if kind == _REF_NEWINVOKESPECIAL and target in new_init:
+                pool[index] = (15, struct.pack(">BH", kind, new_init[target]))
+            elif kind == _REF_INVOKEVIRTUAL and target in static_local:
+                pool[index] = (15, struct.pack(">BH", _REF_INVOKESTATIC, static_local[target]))
     code = cls.rest
     for start, length in _code_ranges(cls):
         for pc, op in list(_instructions(code, start, length)):
+            if op not in (_NEW, _INVOKESPECIAL, _INVOKEVIRTUAL):
+                continue
             at = start + pc + 1
-            operand = struct.unpack_from(">H", code, at)[0] if op in (0xBB, 0xB7) else -1
-            if op == 0xBB and operand in randoms:             # new java/util/Random
-                struct.pack_into(">H", code, at, seeded)
-            elif op == 0xB7 and operand in new_init:          # invokespecial Random.<init>
+            operand = struct.unpack_from(">H", code, at)[0]
+            if op == _NEW and operand in new_class:           # new java/util/Random -> new graderseed/SeededRandom
+                struct.pack_into(">H", code, at, new_class[operand])
+            elif op == _INVOKESPECIAL and operand in new_init:   # its constructor
                 struct.pack_into(">H", code, at, new_init[operand])
+            elif op == _INVOKEVIRTUAL and operand in static_local:   # same stack effect: the receiver is argument 0
+                code[at - 1] = _INVOKESTATIC
+                struct.pack_into(">H", code, at, static_local[operand])
     return cls.to_bytes()

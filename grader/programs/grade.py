@@ -186,7 +186,7 @@ def grade_program(spec: Any, submission_id: str, files: Mapping[str, bytes], *, 
     runs = runner.run_all(plugin, program.cases, ctx, costs=_expected_costs(spec, program, public_only))
     judgement = plugin.judge(runs, ctx)
     tests = list(judgement.tests)
-    speed, speed_test = _speed(spec, program, language.name, runs, public_only)
+    speed, speed_test = _speed(spec, program, language.name, runs, public_only, judgement.short_cases)
     extra["speed"] = speed
     tests.append(speed_test)
     tests.extend(style.tests())
@@ -204,14 +204,20 @@ def _compile_error(finish: "_Finisher", program: ProgramSpec, built: Build, extr
 
 
 def _speed(spec: Any, program: ProgramSpec, language: str, runs: Sequence[CaseRun],
-           public_only: bool) -> tuple[dict[str, Any], TestResult]:
+           public_only: bool, short_cases: Sequence[str] = ()) -> tuple[dict[str, Any], TestResult]:
     points = program.weights.get("speed", 0.0)
     times = [run.transcript.cpu_s if not run.crash else program.session_s for run in runs if run.case.get("timed", True)]
     reference = _reference_times(str(spec.path), getattr(spec, "digest", ""), public_only)
     score, info = speed_score(times, reference, program.speed.get(language, (3.0, 30.0)), points)
     message = f"{info['ratio']}x the reference's CPU time (full points within {info['full_within']}x)"
+    short = [run.case["name"] for run in runs if run.case["name"] in short_cases]
     if any(run.crash for run in runs):
         info["score"], info["note"] = 0.0, "no speed points for a program that crashes"
+        message = info["note"]
+    elif short:
+        info["score"], info["note"] = 0.0, (f"no speed points for a program that ends sessions before the player does "
+                                            f"({', '.join(short[:3])}{', ...' if len(short) > 3 else ''}): it skipped "
+                                            "work the reference's time includes")
         message = info["note"]
     test = TestResult(name="speed", function="speed", visibility="public",
                       status="passed" if info["score"] >= points - 1e-9 else "failed", score=round(info["score"], 4),

@@ -13,7 +13,8 @@ A plug-in module defines:
     the player of one case (it answers each time the program waits for input) and the
     files or environment the program gets for it.
 ``judge(runs, ctx) -> Judgement``
-    scores of its criteria, tests (each with its line or game), rules broken.
+    scores of its criteria, tests (each with its line or game), rules broken, and the cases whose
+    session the program cut short (no speed is measured on work it did not do).
 
 The engine gives the player only what the program printed; the player returns an answer,
 or :class:`Stop` to end the session (saying whether the grader lost track, which is never
@@ -83,6 +84,23 @@ class Judgement:
     scores: dict[str, float]                       # criterion -> points earned
     tests: list[TestResult] = field(default_factory=list)
     rules_broken: list[tuple[str, str]] = field(default_factory=list)   # (rule, message)
+    # Cases whose session the program ended before the player did (it skipped work the reference does):
+    # their CPU time says nothing of the program's speed, so, as after a crash, there are no speed points.
+    short_cases: tuple[str, ...] = ()
+
+
+def played_share(done: int, wanted: int) -> tuple[float, TestResult | None]:
+    """For a plug-in: the share of the games the player asked for that the program played out, and a test saying so.
+
+    A game the program never played is not a game it got right: scores judged on the games played count only
+    this share of their points (a program that plays nothing scores nothing there).
+    """
+    if not wanted or done >= wanted:
+        return 1.0, None
+    share = done / wanted
+    return share, TestResult(name="played", function="games", visibility="public", status="failed", score=0.0,
+                             max_score=0.0, message=f"the program played {done} of the {wanted} games the player asked "
+                             f"for to a result: the games and wording scores count {share:.0%} of their points")
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,7 @@ class Source:
     functions: list[tuple[str, int, int]]    # (name, first line, last line)
     main_span: tuple[int, int] | None        # lines of main / of the module's top-level statements
     indentation: list[Finding] = field(default_factory=list)
+    empty: set[tuple[str, int]] = field(default_factory=set)   # (name, first line) of functions with no statement
 
 
 # ----------------------------------------------------------------------------- Python
@@ -140,8 +141,10 @@ def _python_source(text: str) -> Source:
             names.append((node.arg, node.lineno, "parameter"))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and len(node.name) == 1:
             names.append((node.name, node.lineno, "function"))
-    functions = [(n.name, n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree)
-                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    functions = [(n.name, n.lineno, n.end_lineno or n.lineno) for n in defs]
+    empty = {(n.name, n.lineno) for n in defs    # `pass`, `...` or a docstring only
+             if all(isinstance(b, ast.Pass) or (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)) for b in n.body)}
     main = next((f for f in functions if f[0] == "main"), None)
     top = [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
            and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
@@ -151,7 +154,7 @@ def _python_source(text: str) -> Source:
         main_span = (top[0].lineno, top[-1].end_lineno or top[-1].lineno)
     else:
         main_span = None
-    return Source(lines, header, header_line, comments, code, _dedupe(names), functions, main_span, indentation)
+    return Source(lines, header, header_line, comments, code, _dedupe(names), functions, main_span, indentation, empty)
 
 
 def _python_indent_findings(tree: ast.AST, lines: list[str]) -> list[Finding]:
@@ -215,6 +218,7 @@ def _java_source(text: str) -> Source:
         if not (in_catch or (in_for and name in LOOP_COUNTERS)):
             names.append((name, number, "variable"))
     functions = []
+    empty: set[tuple[str, int]] = set()
     for match in re.finditer(r"\b(?:static\s+|public\s+|private\s+|protected\s+|final\s+)*"
                              + _JAVA_TYPES.replace("|var", "|void") + r"\s+(\w+)\s*\([^;{)]*\)\s*(?:throws[\w\s,.]+)?\{",
                              blanked):
@@ -228,9 +232,11 @@ def _java_source(text: str) -> Source:
                 break
             position += 1
         functions.append((match.group(1), start, blanked.count("\n", 0, position) + 1))
+        if not blanked[match.end():position].strip():
+            empty.add((match.group(1), start))
     main = next((f for f in functions if f[0] == "main"), None)
     return Source(lines, header, header_line, comments, code, _dedupe(names), functions,
-                  (main[1], main[2]) if main else None, _java_indent_findings(blanked.splitlines(), lines))
+                  (main[1], main[2]) if main else None, _java_indent_findings(blanked.splitlines(), lines), empty)
 
 
 def _java_indent_findings(code_lines: list[str], lines: list[str]) -> list[Finding]:
@@ -359,8 +365,10 @@ def _names(source: Source, points: float, handout: frozenset[str] = frozenset())
 
 
 def _structure(source: Source, points: float, max_main: int, min_functions: int) -> StyleCheck:
-    helpers = [f for f in source.functions if f[0] != "main"]
-    findings = []
+    """Methods besides main (an empty one splits nothing off: it does not count), and main's length."""
+    helpers = [f for f in source.functions if f[0] != "main" and (f[0], f[1]) not in source.empty]
+    findings = [Finding(start, f"'{name}' is empty: it does not count as a method")
+                for name, start, _ in source.functions if (name, start) in source.empty]
     share = 1.0
     if len(helpers) < min_functions:
         share -= 0.5 * (min_functions - len(helpers)) / max(min_functions, 1)
