@@ -50,7 +50,7 @@ Matcher = Union[str, Pattern[str], Callable[[str], bool]]
 
 # read-like syscalls by architecture (x86_64, aarch64): a thread blocked in one of them on the stdin pipe waits for input
 _READ_SYSCALLS = {"x86_64": {0, 17, 19, 295}, "aarch64": {63, 65, 67, 69}}.get(platform.machine(), {0, 17, 19})
-_POLL_MIN_S, _POLL_MAX_S = 0.0005, 0.02
+_POLL_MIN_S, _POLL_MAX_S = 0.0001, 0.02
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -274,7 +274,8 @@ class Program:
         """Output until the program blocks reading its stdin, exits, or ``timeout`` passes.
 
         No fixed waits: output is read as it comes, and the process's state is checked
-        whenever the output pauses, at first every half millisecond, backing off to 20 ms.
+        whenever the output pauses, at first a tenth of a millisecond after the last output (a prompt is
+        usually followed at once by the read), backing off to 20 ms.
         """
         deadline = time.monotonic() + timeout
         pause = _POLL_MIN_S
