@@ -259,10 +259,8 @@ def deck_deviations(supplied: list[tuple[str, Any, list[str]]]) -> list[tuple[st
     wrong = min(by_order.values(), key=len)
     if not wrong:
         return []
-    shown = "; ".join(_bounded(w) for w in wrong[:SHOWN_PROBLEMS])
-    more = f"; ... ({len(wrong) - SHOWN_PROBLEMS} more games)" if len(wrong) > SHOWN_PROBLEMS else ""
     return [("unfair_deals", f"the program reads the grader's decks but does not deal from them in order in "
-                             f"{len(wrong)} game(s): {shown}{more}")]
+                             f"{len(wrong)} game(s): {_listed(wrong, 'games')}")]
 
 
 def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
@@ -304,7 +302,12 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
 
 
 def _count_played(name: str, run: CaseRun, session: Any, finished: int, found: _Findings) -> None:
-    """How many of the games the player wanted the session played, and whether it left a game half-played."""
+    """How many of the games the player wanted the session played, and whether the program left it unasked.
+
+    Left unasked: it exited by itself, before the player's last game or in the middle of a game, without the
+    answer that ends the session, without stating a total and without an error (an exception caught and hidden).
+    One that states a total ends the session on purpose, too early: a fault of the session, not a crash.
+    """
     if run.transcript.ended == "lost":
         return        # the grader's fault: not counted against the program
     wanted = run.player.policy.games
