@@ -228,6 +228,10 @@ def _listed(problems: list[str], what: str) -> str:
 
 
 def _aspect_test(aspect: str, faults: list[str], games: int, points: float) -> TestResult:
+    if not games and not faults:
+        return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="failed", score=0.0,
+                          max_score=round(points, 4), message=f"{ASPECTS[aspect]}: not judged, no game was played to a "
+                          "result")
     if not faults:
         return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="passed",
                           score=round(points, 4), max_score=round(points, 4), message=f"{ASPECTS[aspect]}: right in all "
@@ -307,10 +311,10 @@ def _count_played(name: str, run: CaseRun, session: Any, finished: int, found: _
     Left unasked: it exited by itself, before the player's last game or in the middle of a game, without the
     answer that ends the session, without stating a total and without an error (an exception caught and hidden).
     One that states a total ends the session on purpose, too early: a fault of the session, not a crash.
+    A session the grader lost track of counts the games played before: a program that keeps the grader from
+    following it (the same question again and again) must not pass on no evidence ("right in all 0 games").
     """
-    if run.transcript.ended == "lost":
-        return        # the grader's fault: not counted against the program
-    wanted = run.player.policy.games
+    wanted = run.player.policy.games    # a session the grader lost counts too: nothing unjudged earns points
     found.played.append((min(finished, wanted), wanted))
     if finished < wanted and not run.crash:
         found.short.append(name)
@@ -333,7 +337,8 @@ def _unfinished(name: str, run: CaseRun, session: Any, found: _Findings) -> None
         status, why = "failed", run.transcript.note
         found.faults["session"].append(f"{name}: {why}")
     else:
-        status, why = "error", f"the grader lost track of the program, which is not your program's fault: {run.transcript.note}"
+        status, why = "error", (f"the grader lost track of the program: {run.transcript.note}; the games from there on "
+                                "could not be judged and earn no points (if your program is right there, ask for a review)")
     found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
                                   status=status, score=0.0, max_score=0.0,
                                   message=f"ended in game {len(session.games)}: {why}"))

@@ -176,10 +176,9 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         player: GuessPlayer = run.player
         secrets: dict[int, int] = {}
         finished = [(index, log) for index, log in enumerate(player.logs) if log.guesses and log.guesses[-1][1] == "right"]
-        if run.transcript.ended != "lost":       # a session the grader lost is not counted against the program
-            done, wanted = done + min(len(finished), player.games), wanted + player.games
-            if len(finished) < player.games and not run.crash:
-                short.append(name)
+        done, wanted = done + min(len(finished), player.games), wanted + player.games   # lost sessions too
+        if len(finished) < player.games and not run.crash:
+            short.append(name)
         for number, (index, log) in enumerate(finished, 1):
             games += 1
             secret, why = _secret(log)
@@ -200,10 +199,11 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         in_place |= wording_in_place(run.transcript, player, secrets)
     share, played_test = played_share(done, wanted)
     points = ctx.points.get("games", 0.0) / len(ASPECTS) * share
+    judged = f"right in all {games} games" if games else "not judged, no game was played to the end"
     tests = [TestResult(name=f"games/{aspect}", function="games", visibility="public",
-                        status="failed" if faults[aspect] else "passed", score=0.0 if faults[aspect] else round(points, 4),
-                        max_score=round(points, 4), message=f"{ASPECTS[aspect]}: " + ("; ".join(faults[aspect][:3])
-                                                                                      or f"right in all {games} games"))
+                        status="failed" if faults[aspect] or not games else "passed",
+                        score=0.0 if faults[aspect] else round(points, 4), max_score=round(points, 4),
+                        message=f"{ASPECTS[aspect]}: " + ("; ".join(faults[aspect][:3]) or judged))
              for aspect in ASPECTS]
     missing = [w for w in WORDING if w.rstrip() not in in_place]
     ratio = 1 - len(missing) / len(WORDING)

@@ -215,9 +215,9 @@ def _speed(spec: Any, program: ProgramSpec, language: str, runs: Sequence[CaseRu
         info["score"], info["note"] = 0.0, "no speed points for a program that crashes"
         message = info["note"]
     elif short:
-        info["score"], info["note"] = 0.0, (f"no speed points for a program that ends sessions before the player does "
-                                            f"({', '.join(short[:3])}{', ...' if len(short) > 3 else ''}): it skipped "
-                                            "work the reference's time includes")
+        info["score"], info["note"] = 0.0, (f"no speed points: the sessions of {', '.join(short[:3])}"
+                                            f"{', ...' if len(short) > 3 else ''} stopped before the player's last game, "
+                                            "so the work the reference's time includes was not done")
         message = info["note"]
     test = TestResult(name="speed", function="speed", visibility="public",
                       status="passed" if info["score"] >= points - 1e-9 else "failed", score=round(info["score"], 4),
@@ -235,7 +235,7 @@ def _penalties(program: ProgramSpec, runs: Sequence[CaseRun], judgement: Judgeme
             errors.append(SubmissionError("crash", f"case {run.case['name']}: {run.crash.message}", line=run.crash.line))
         if run.transcript.ended == "lost":
             errors.append(SubmissionError(SubmissionError.NOTE, f"case {run.case['name']}: the grader lost track of the "
-                                          f"program, not your fault: {run.transcript.note}"))
+                                          f"program, which is not counted as a crash: {run.transcript.note}"))
     if any(run.crash for run in runs) and program.on_crash.scope == "submission":
         caps.append(program.on_crash.score)
         extra["crash_rule"] = f"a program that crashes scores at most {program.on_crash.score:g} (spec: on_crash)"
