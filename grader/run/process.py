@@ -123,6 +123,7 @@ class Program:
         self._known_tree: list[int] = []
         self._checks = 0
         self._reader: tuple[int, str] | None = None   # (pid, thread) last seen reading stdin
+        self._proc_fds: dict[str, int] = {}            # /proc files read at every check, kept open
         self.started = time.monotonic()
         self._limits = limits
         self._cleanup = cleanup
@@ -207,10 +208,26 @@ class Program:
                     continue
         return found
 
+    def _read_kept(self, path: str) -> bytes:
+        """A one-line /proc file, its descriptor kept: one pread a check instead of open, read and close.
+
+        A kept descriptor also stays with its process: once that process has gone, the read fails
+        rather than reading another process that took its pid.
+        """
+        fd = self._proc_fds.get(path)
+        if fd is None:
+            fd = self._proc_fds[path] = os.open(path, os.O_RDONLY)
+        try:
+            return os.pread(fd, 4096, 0)
+        except OSError:
+            del self._proc_fds[path]
+            os.close(fd)
+            raise
+
     def _task_reads_stdin(self, pid: int, task: str) -> bool:
         """Thread ``task`` of ``pid`` is blocked in a read of a descriptor that is our stdin pipe."""
         try:
-            fields = _read_proc(f"/proc/{pid}/task/{task}/syscall").split()
+            fields = self._read_kept(f"/proc/{pid}/task/{task}/syscall").split()
         except OSError:
             return False
         if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in _READ_SYSCALLS:
@@ -263,7 +280,7 @@ class Program:
         """
         for pid in tree:
             try:
-                fields = _read_proc(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
+                fields = self._read_kept(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
             except (OSError, IndexError):
                 continue
             ticks = sum(int(value) for value in fields[11:15])
@@ -401,6 +418,9 @@ class Program:
         self._finish()
 
     def _finish(self) -> None:
+        for fd in self._proc_fds.values():
+            os.close(fd)
+        self._proc_fds.clear()
         for f in (self._p.stdin,):
             try:
                 if f is not None:
