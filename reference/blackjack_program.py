@@ -273,14 +273,17 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     unfinished = run.crash is not None or run.transcript.ended != "exit"
     supplied = _r.spec_decks(run.case) if ctx.options.get("deck_env") else []
     finished = [g for g in session.games if g.result_kind is not None]
+    judged = 0
     for game in session.games:
         if game.result_kind is None:
             if not unfinished:
                 found.faults["money"].append(f"{name} game {game.number}: no result line for this game "
                                              f"(line {game.first_line})")
             continue
+        if not _judge_game(name, game, ctx, found, session.answered):
+            continue       # cards that cannot be played again: nothing else of the game can be judged
         found.games += 1
-        _judge_game(name, game, ctx, found, session.answered)
+        judged += 1
         opening = _d.opening(game)
         deck = supplied[(game.number - 1) % len(supplied)] if supplied else []
         if deck and (game.number <= len(supplied) or _d.follows_opening(game, deck)):
@@ -293,7 +296,7 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     total = sum(g.money or 0.0 for g in finished)
     asked_to_end = not run.crash and run.transcript.ended in ("exit", "stopped")   # the total was due
     found.wording.session(session, ended=asked_to_end, summary=_r.reference_lines(ctx.reference, "print_summary", total))
-    _count_played(name, run, session, len(finished), found)
+    _count_played(name, run, session, len(finished), judged, found)
     if unfinished:
         _unfinished(name, run, session, found)
         return
@@ -305,8 +308,9 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
                                   message="; ".join(problems) or f"{len(session.games)} games played to the end"))
 
 
-def _count_played(name: str, run: CaseRun, session: Any, finished: int, found: _Findings) -> None:
-    """How many of the games the player wanted the session played, and whether the program left it unasked.
+def _count_played(name: str, run: CaseRun, session: Any, finished: int, judged: int, found: _Findings) -> None:
+    """How many of the games the player wanted the session played and the grader could judge, and whether the
+    program left the session unasked.
 
     Left unasked: it exited by itself, before the player's last game or in the middle of a game, without the
     answer that ends the session, without stating a total and without an error (an exception caught and hidden).
@@ -315,7 +319,7 @@ def _count_played(name: str, run: CaseRun, session: Any, finished: int, found: _
     following it (the same question again and again) must not pass on no evidence ("right in all 0 games").
     """
     wanted = run.player.policy.games    # a session the grader lost counts too: nothing unjudged earns points
-    found.played.append((min(finished, wanted), wanted))
+    found.played.append((min(judged, wanted), wanted))
     if finished < wanted and not run.crash:
         found.short.append(name)
     last = session.games[-1] if session.games else None
@@ -391,13 +395,20 @@ def _situation(game: Any) -> str:
             "surrender": "surrendered", "tie": "tied"}.get(game.result_kind, f"ended '{game.result_kind}'")
 
 
-def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: set[int]) -> None:
+def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: set[int]) -> bool:
+    """Every aspect of one finished game; False when its cards cannot be played again (nothing else was judged).
+
+    A card shown twice is the deal's fault, and the rest of the game is still judged with the cards as shown
+    (it once stopped the judging there, so a program that repeated a card in every game passed every other
+    aspect unjudged, whatever results it announced).
+    """
     where = f"{name} game {game.number}"
     problems = _r.deal_problems(game)
     if problems:
         found.faults["deal"].append(f"{where}: " + "; ".join(problems))
-        return   # the rest of this game follows from an impossible deal: not judged again
-    replay = _r.replay_game(ctx.reference, game, _r.build_deck(game))
+        if not _r.replayable(game):
+            return False
+    replay = _r.replay_game(ctx.reference, game, _r.build_deck(game, as_shown=bool(problems)))
     ref = replay.game
     found.wording.game(game, [line for _, line in ref.lines], answered)
     cards_differ = False
@@ -410,7 +421,7 @@ def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: 
         found.faults["dealer_play"].append(f"{where}: the dealer drew {_hand(game.dealer_cards())}; expected "
                                            f"{_hand(ref.dealer_cards())}")
     if cards_differ:
-        return   # the rest of this game follows from other cards than the reference's: not judged again
+        return True   # the rest of this game follows from other cards than the reference's: not judged again
     flow = _flow(game, replay)
     if flow:
         found.faults["flow"].append(f"{where}: {flow}")
@@ -418,6 +429,7 @@ def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: 
         line = f" (line {game.result_line[0]}: '{game.result_line[1]}')" if game.result_line else ""
         found.faults["money"].append(f"{where}: {_money(game.money)} for '{_situation(ref)}'{line}; expected "
                                      f"{_money(ref.money)}")
+    return True
 
 
 def _flow(game: Any, replay: Any) -> str:

@@ -48,18 +48,31 @@ def deal_problems(game: Any) -> list[str]:
     return problems
 
 
+def replayable(game: Any) -> bool:
+    """Its cards can be played again: every one a card of the deck, two for the player, the dealer's open one.
+
+    A card shown twice does not stop a replay: the reference is dealt the cards as shown, repeat included
+    (``build_deck(game, as_shown=True)``), so the rest of the game is judged like any other.
+    """
+    return all(card in _t.ALL_CARDS for card in game.revealed()) and len(game.player) == 2 and game.dealer_up is not None
+
+
 def _natural(first: str, second: str) -> bool:
     return {_t.card_points(first), _t.card_points(second)} == {10, 11}
 
 
-def build_deck(game: Any) -> list[str]:
-    """A full deck, in the reference's dealing order, that reproduces the game's cards."""
+def build_deck(game: Any, *, as_shown: bool = False) -> list[str]:
+    """A full deck, in the reference's dealing order, that reproduces the game's cards.
+
+    ``as_shown``: a card the game showed twice is dealt twice (its other cards still fill the rest), so that
+    the reference plays the very cards the program played.
+    """
     shown = [c for c in dict.fromkeys(game.revealed()) if c in _t.ALL_CARDS]
     unused = [c for c in _t.ALL_CARDS if c not in shown]
     deck: list[str] = []
 
     def take(card: str | None, natural_with: str | None = None, natural: bool = False) -> str:
-        if card is not None and card in _t.ALL_CARDS and card not in deck:
+        if card is not None and card in _t.ALL_CARDS and (as_shown or card not in deck):
             return card
         for candidate in unused:
             if natural_with is None or _natural(natural_with, candidate) == natural:
@@ -72,7 +85,7 @@ def build_deck(game: Any) -> list[str]:
     deck.append(take(game.dealer_up))
     deck.append(take(game.dealer_hidden, deck[2], game.result_kind == "dealer_natural"))
     for card in [*game.player_draws, *game.dealer_draws]:
-        if card in _t.ALL_CARDS and card not in deck:
+        if card in _t.ALL_CARDS and (as_shown or card not in deck):
             deck.append(card)
     deck.extend(c for c in unused if c not in deck)
     return deck

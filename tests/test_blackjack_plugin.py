@@ -289,3 +289,20 @@ def test_a_scripted_case_follows_its_whole_script():
     assert len(plan) == 9 and [game["stake"] for game in plan] == [[s] for s in "10 8 9 5 6 10 10 20 10".split()]
     assert [game["again"] for game in plan] == [["1"]] * 8 + [["2"]]
     assert plan[6]["action"] == ["1", "1", "3"]
+
+
+def test_a_card_shown_twice_is_replayed_as_shown_and_a_deal_without_a_dealer_card_is_not_judged():
+    session = _session([
+        "Enter your stake in Euro: ", ("stake", "10", 10.0),
+        "9 of Spades\n7 of Hearts\nThe first of my initial two cards is 5 of Clubs\nEnter chosen action: ",
+        ("action", "2", 2.0), "My turn to play...\nMy second initial card is 9 of Spades\nI am stopping...\n"
+        "You have won 10.0 Euro\n"])
+    game = session.games[0]
+    assert replay.deal_problems(game) and replay.replayable(game)
+    deck = replay.build_deck(game, as_shown=True)
+    assert deck[:4] == ["9 of Spades", "7 of Hearts", "5 of Clubs", "9 of Spades"]
+    assert replay.build_deck(game)[3] != "9 of Spades"          # the usual deck never deals a card twice
+    ref = replay.replay_game(reference, game, deck).game
+    assert ref.dealer_draws and ref.money is not None       # the dealer on 14 draws: the program's win is judged
+    no_dealer = t.GameRecord(number=1, first_line=1, player=["2 of Hearts", "3 of Hearts"])
+    assert not replay.replayable(no_dealer)
