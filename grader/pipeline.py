@@ -70,6 +70,9 @@ def _unloaded(load: LoadResult) -> CallResult:
 #: bounds what a slow import costs per case, and this keeps a tight limit from failing an honest
 #: import (numpy takes ~0.2 s).
 FRESH_LOAD_FLOOR_S = 1.0
+#: What a tampering finding names as banned: the monitor itself, in words that hold for every language
+#: (Python's profile hook and Octave's tripwire alike).
+TAMPERED = "the grader's call monitor"
 
 
 def _reload_failed(load: LoadResult) -> CallResult:
@@ -93,7 +96,7 @@ def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str, lan
                                    functions=(fn.name,), case=case_name, counts=counts,
                                    message=f"called banned {hit.get('banned')} while running case {case_name}"))
     if result.tampered:
-        found.append(Violation(rule="tampering", banned="sys.setprofile", layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
+        found.append(Violation(rule="tampering", banned=TAMPERED, layer="runtime", line=None, functions=(fn.name,), case=case_name, counts=True,
                                message=f"removed or replaced the grader's call monitor while running case {case_name}"))
     return found
 

@@ -161,3 +161,19 @@ def test_zero_time_cases_stand_clear_of_the_axis_and_unrun_cases_are_not_timed()
     from grader.reports._common import was_run
     assert not was_run(TestResult("c", "f", "public", "error", 0, 1, message="not run: the file could not be loaded (see above)"))
     assert was_run(TestResult("c", "f", "public", "passed", 1, 1))
+
+
+def test_tampering_in_several_cases_is_one_finding_that_says_what_was_done():
+    from dataclasses import replace
+
+    from grader.judge.verdict import FunctionResult, Violation
+    from grader.pipeline import TAMPERED
+
+    found = Violation(rule="tampering", banned=TAMPERED, layer="runtime", line=None, functions=("add",),
+                      case="case 1", counts=True, message="removed or replaced the grader's call monitor while running case 1")
+    add = FunctionResult(name="add", score=0.0, max_score=1.0, violations=(found, replace(found, case="case 2")))
+    result = SubmissionResult(submission="s", assignment="a", score=0.0, max_score=1.0, functions={"add": add}, tests=())
+    merged = all_violations(result)
+    assert len(merged) == 1
+    assert merged[0].message == "removed or replaced the grader's call monitor while running 2 cases (case 1, case 2)"
+    assert "sys.setprofile" not in merged[0].banned

@@ -123,8 +123,9 @@ def _merge_runtime(group: list[Violation]) -> Violation:
     cases = [v.case for v in group if v.case]
     functions = tuple(dict.fromkeys(f for v in group for f in v.functions))
     shown = ", ".join(cases[:3]) + (", ..." if len(cases) > 3 else "")
-    return replace(group[0], functions=functions, case=None,
-                   message=f"called banned {group[0].banned} while running {len(group)} cases ({shown})")
+    what = ("removed or replaced the grader's call monitor" if group[0].rule == "tampering"
+            else f"called banned {group[0].banned}")
+    return replace(group[0], functions=functions, case=None, message=f"{what} while running {len(group)} cases ({shown})")
 
 
 def banned_counts(violations: Iterable[Violation]) -> str:
