@@ -270,9 +270,9 @@ class FunctionGrader:
         one unrelated case never reaches the next (a game player that remembers its game).
 
         Each of those sessions loads the file again under the case's own time limit (at least
-        ``FRESH_LOAD_FLOOR_S``): the
-        first load had the usual 10 s, and a file whose import takes seconds would otherwise
-        cost that once per case (60 play states: ten minutes of one slot for a 10 s import)."""
+        ``FRESH_LOAD_FLOOR_S``): the first load had the usual 10 s, and a file whose import takes
+        seconds would otherwise cost that once per case (60 play states: ten minutes of one slot
+        for a 10 s import)."""
         language = submission.lang
         assert submission.main is not None
         results: list[CallResult] = []

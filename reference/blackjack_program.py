@@ -219,7 +219,7 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
 
 def played_share(played: list[tuple[int, int]]) -> tuple[float, TestResult | None]:
     """The share of the wanted games played to a result, over (played, wanted) of every case (see the engine's)."""
-    return _played_share(sum(p for p, _ in played), sum(w for _, w in played))
+    return _played_share(sum(p for p, _ in played), sum(w for _, w in played), "games")
 
 
 def _listed(problems: list[str], what: str) -> str:

@@ -197,7 +197,7 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         elif run.transcript.ended == "stopped":
             faults["session"].append(f"{name}: {run.transcript.note}")
         in_place |= wording_in_place(run.transcript, player, secrets)
-    share, played_test = played_share(done, wanted)
+    share, played_test = played_share(done, wanted, "games")
     points = ctx.points.get("games", 0.0) / len(ASPECTS) * share
     judged = f"right in all {games} games" if games else "not judged, no game was played to the end"
     tests = [TestResult(name=f"games/{aspect}", function="games", visibility="public",

@@ -89,8 +89,9 @@ class Judgement:
     short_cases: tuple[str, ...] = ()
 
 
-def played_share(done: int, wanted: int) -> tuple[float, TestResult | None]:
-    """For a plug-in: the share of the games the player asked for that the program played out, and a test saying so.
+def played_share(done: int, wanted: int, criterion: str) -> tuple[float, TestResult | None]:
+    """For a plug-in: the share of the games the player asked for that the program played out, and a test saying so
+    (under the plug-in's ``criterion``).
 
     A game the program never played is not a game it got right: scores judged on the games played count only
     this share of their points (a program that plays nothing scores nothing there).
@@ -98,9 +99,9 @@ def played_share(done: int, wanted: int) -> tuple[float, TestResult | None]:
     if not wanted or done >= wanted:
         return 1.0, None
     share = done / wanted
-    return share, TestResult(name="played", function="games", visibility="public", status="failed", score=0.0,
+    return share, TestResult(name="played", function=criterion, visibility="public", status="failed", score=0.0,
                              max_score=0.0, message=f"the program played {done} of the {wanted} games the player asked "
-                             f"for to a result: the games and wording scores count {share:.0%} of their points")
+                             f"for to a result: the scores judged on games count {share:.0%} of their points")
 
 
 @dataclass(frozen=True)
