@@ -33,6 +33,17 @@ def fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture
+def pinned_deals():
+    """Pins a tournament folder's secret deal key: each tournament otherwise deals from a fresh
+    random key, so a test that asserts on who wins would see new hands, and a new outcome, per run."""
+    def pin(out: Path) -> Path:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / ".deal-key").write_text("5e" * 32 + "\n")
+        return out
+    return pin
+
+
 def _sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -86,8 +86,8 @@ def test_the_spec_grades_nim_move_as_a_function_too(capsys):
     assert main(["check", str(SPEC), str(ROOT / "submissions" / "nim" / "takes_one.py")]) == ExitCode.CHECK_FAILED
 
 
-def test_a_class_tournament_of_the_nim_corpus(tmp_path, capsys):
-    out = tmp_path / "nim"
+def test_a_class_tournament_of_the_nim_corpus(tmp_path, capsys, pinned_deals):
+    out = pinned_deals(tmp_path / "nim")
     assert main(["tournament", str(SPEC), str(ROOT / "submissions" / "nim"), "--games", "40", "--jobs", "2",
                  "--out", str(out)]) == ExitCode.OK
     board = json.loads((out / "leaderboard.json").read_text())

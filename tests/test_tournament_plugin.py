@@ -25,27 +25,32 @@ def test_each_game_is_named_by_its_spec_and_lives_beside_it():
         assert f"game: ../reference/{plugin}" in text and (ROOT / "reference" / plugin).is_file()
 
 
-def test_with_the_real_field_the_greedy_bot_ranks_above_the_random_one(tmp_path, capsys):
+def test_with_the_real_field_the_greedy_bot_ranks_above_the_random_one(tmp_path, capsys, pinned_deals):
     # The course's corpus (less the two that spend their whole time limit every move) and
     # the three bots.  Elo after 40 games put greedy (mean 64.4) below random (mean 32.1).
+    # 480 games, because each of the 21 entrants then sits ~90 times: over 120 (~23 each) random
+    # ranked above greedy for one deal key in eight; at 480 the assertions held for twelve of twelve.
     # The grading-bug players added for issue 13 (aces_*, two_pairs_ok, play_returns_none,
     # stateful_play) reuse correct_beginner's player; they stay out so the field is the course's.
     copies = ("aces_three_kind", "aces_kind_raises", "two_pairs_ok", "play_returns_none", "stateful_play")
     field = [str(p) for p in sorted((ROOT / "submissions" / "comp10001go").glob("*.py"))
              if not p.name.startswith(("loops_forever", "slow_brute", *copies))]
-    out = tmp_path / "field"
-    assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), *field, "--games", "120",
+    out = pinned_deals(tmp_path / "field")
+    assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), *field, "--games", "480",
                  "--jobs", "2", "--out", str(out)]) == ExitCode.OK
     rows = {r["entrant"]: r for r in json.loads((out / "leaderboard.json").read_text())["standings"]}
     greedy, random = rows["bot:greedy"], rows["bot:random"]
     assert greedy["mean_score"] > random["mean_score"]
     assert greedy["rank"] < random["rank"] and greedy["rating"] > random["rating"]
-    assert rows["bot:reference"]["rank"] == 1
+    # The reference plays optimally, so nobody is rated above it with confidence; a student who
+    # plays as well may edge ahead of it within the noise (correct_tidy did, 41.4 to 41.3).
+    ref = rows["bot:reference"]
+    assert all(r["low"] < ref["rating"] for r in rows.values())
     assert all(r["low"] < r["rating"] < r["high"] for r in rows.values())
 
 
-def test_games_auto_stops_once_adjacent_rows_are_settled(tmp_path, capsys):
-    out = tmp_path / "auto"
+def test_games_auto_stops_once_adjacent_rows_are_settled(tmp_path, capsys, pinned_deals):
+    out = pinned_deals(tmp_path / "auto")
     assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), "--games", "auto", "--out", str(out)]) == ExitCode.OK
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["unsettled"] == [] and 8 <= board["games"] < board["settings"]["max_games"]
@@ -55,8 +60,8 @@ def test_games_auto_stops_once_adjacent_rows_are_settled(tmp_path, capsys):
     assert "Not yet settled" not in capsys.readouterr().out
 
 
-def test_games_auto_says_when_the_budget_ran_out(tmp_path, capsys):
-    out = tmp_path / "budget"
+def test_games_auto_says_when_the_budget_ran_out(tmp_path, capsys, pinned_deals):
+    out = pinned_deals(tmp_path / "budget")
     assert main(["tournament", str(ROOT / "specs" / "comp10001go.yaml"), "--games", "auto", "--max-games", "10",
                  "--out", str(out)]) == ExitCode.OK
     board = json.loads((out / "leaderboard.json").read_text())
