@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from grader.languages import matlab_values as mv
 from grader.run import process
+from grader.run.child.deadlines import blocked_after
 from grader.run.model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
 from grader.run.sandbox import probe
 
@@ -322,7 +323,7 @@ class OctaveSession:
             return [CallResult("crashed", detail="Octave stopped reading its requests")]
         out: list[CallResult] = []
         for index, ((_, limit), count, want) in enumerate(zip(calls, counts, expected)):
-            reply, stray, failure = self._await(f"{nonce}:{index}", limit=limit, wall=3 * limit + 0.5)
+            reply, stray, failure = self._await(f"{nonce}:{index}", limit=limit, wall=blocked_after(limit))
             if failure is not None:
                 out.append(failure)
                 break

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence, cas
 
 from . import messages
 from .child import codec
+from .child.deadlines import PARENT_GRACE, blocked_after, slowed_until
 from .model import CallResult, Limits, LoadResult, SandboxError
 
 Status = Literal["ok", "error", "timeout", "crashed", "protocol"]
@@ -136,6 +137,12 @@ _SIGNAMES = {getattr(signal, name): text for name, text in (
     ("SIGILL", "illegal instruction (SIGILL)")) if hasattr(signal, name)}
 if hasattr(signal, "SIGXCPU"):
     _SIGNAMES[signal.SIGXCPU] = "CPU time limit (SIGXCPU)"
+
+
+def _parent_backstop(cpu_s: float) -> float:
+    """Where the parent stops a call that gains no CPU time: after the child's own blocked
+    deadline, with slack, so the child's verdict (it names the call) normally comes first."""
+    return blocked_after(cpu_s) * 1.1 + PARENT_GRACE
 
 
 def _status_detail(status: dict[str, Any] | None, limits: Limits) -> str:
@@ -285,14 +292,14 @@ class Session:
         limited as a call is: by the slot's CPU time (a busy machine does not make it a
         timeout), with the wall-clock backstop for one that sleeps or blocks."""
         self._restart = False
-        line, why = self._read_answer(3 * limit + 0.5, limit, cpu0, 10 * limit + 6.0)
+        line, why = self._read_answer(blocked_after(limit), limit, cpu0, slowed_until(limit) + PARENT_GRACE)
         if why:
             status = self._kill_child()
             self._restart = True
             if why == "cpu":
                 return LoadResult(False, "timeout", f"importing {self.main} used more than {limit:g} s of CPU time")
             if why == "timeout":
-                return LoadResult(False, "timeout", f"importing {self.main} did not finish within {3 * limit + 0.5:g} s "
+                return LoadResult(False, "timeout", f"importing {self.main} did not finish within {blocked_after(limit):g} s "
                                                     "of wall-clock time (did it sleep or block?)")
             if why == "oversized":
                 return LoadResult(False, "protocol", "the load reply was too large")
@@ -572,18 +579,16 @@ class Session:
         key = (function, time_limit, watch)
         head = self._heads.get(key)
         if head is None:
-            hard = 10 * time_limit + 5.0           # code slowed by a busy machine may run this long
             head = self._heads[key] = codec.dumps_line(
-                {"op": "call", "f": function, "t": time_limit, "wl": hard,
+                {"op": "call", "f": function, "t": time_limit, "wl": slowed_until(time_limit),
                  "w": list(self.watch) if watch else None, "n": ""})[:-3]
         return head
 
     def _finish_call(self, nonce: str, time_limit: float, cpu0: float | None, deferred: bool = False) -> CallResult:
         """Wait for a sent call's reply and make its verdict.  ``deferred``: whether the reply
         came alone is looked at by the caller (``_check_row``), not here."""
-        backstop = 3 * time_limit + 0.5            # blocked code (sleep, a lock) is stopped here
-        hard = 10 * time_limit + 5.0
-        m, failure, wall = self._receive(nonce, backstop * 1.1 + 1.0, time_limit, cpu0, hard + 1.0, last=not deferred)
+        m, failure, wall = self._receive(nonce, _parent_backstop(time_limit), time_limit, cpu0,
+                                         slowed_until(time_limit) + PARENT_GRACE, last=not deferred)
         if failure:
             return failure
         assert m is not None  # _receive gives a message or a failure
@@ -655,7 +660,7 @@ class Session:
         if failed:
             return [failed]
         limits = [float(t) for _, t in calls]
-        hards = [10 * t + 5.0 for t in limits]
+        hards = [slowed_until(t) for t in limits]
         nonces = [self._nonce() for _ in calls]
         head = codec.dumps_line({"op": "calls", "f": function, "t": limits, "wl": hards,
                                  "w": list(self.watch) if watch else None, "n": nonces})
@@ -669,7 +674,7 @@ class Session:
         results: list[CallResult] = []
         for i, (t, hard, nonce) in enumerate(zip(limits, hards, nonces)):
             last = i == len(calls) - 1
-            m, failure, wall = self._receive(nonce, (3 * t + 0.5) * 1.1 + 1.0, t, cpu, hard + 1.0, last=last)
+            m, failure, wall = self._receive(nonce, _parent_backstop(t), t, cpu, hard + PARENT_GRACE, last=last)
             if failure:
                 results.append(failure)
                 break

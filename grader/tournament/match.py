@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from grader.run.child.deadlines import blocked_after
 from grader.spec.model import TournamentSpec
 from grader.tournament.game import Fault, Game, Outcome, Reply, shown
 from grader.tournament.players import Player
@@ -45,12 +46,6 @@ def shared_wins(scores: Sequence[float]) -> list[float]:
     return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(scores))]
 
 
-#: The budget's wall-clock backstop, as a call's: a seat whose calls in one game took more
-#: than this many times its budget (+ 0.5 s) of wall-clock time is out of time.  Only a
-#: player that sleeps or blocks gets there: the budget itself is CPU time.
-WALL_FACTOR = 3.0
-
-
 class _Seat:
     """Per-game bookkeeping of one seat's time budget: the CPU time the kernel counted for
     its calls (a neighbour's load cannot spend it), with a wall-clock backstop."""
@@ -58,7 +53,9 @@ class _Seat:
     def __init__(self, player: Player, budget: float):
         self.player = player
         self.left = budget
-        self.wall_left = WALL_FACTOR * budget + 0.5
+        # the budget's wall-clock backstop, as a call's: only a player that sleeps or blocks
+        # gets there, the budget itself is CPU time
+        self.wall_left = blocked_after(budget)
         self.time_s = 0.0
         self.calls = 0
 
@@ -74,8 +71,8 @@ class GameTable:
         self._roles = game.roles()
         self.faults: list[Fault] = []
         self._out_of_time = f"the player's {config.game_time_limit:g} s of CPU time for the game were used up"
-        self._out_of_wall = (f"the player's calls in this game took {WALL_FACTOR * config.game_time_limit + 0.5:g} s "
-                             f"of wall-clock time ({WALL_FACTOR:g} x its {config.game_time_limit:g} s budget): "
+        self._out_of_wall = (f"the player's calls in this game took {blocked_after(config.game_time_limit):g} s "
+                             f"of wall-clock time (its budget is {config.game_time_limit:g} s of CPU time): "
                              "did it sleep or block?")
 
     def ask(self, seat: int, role: str, args: Sequence[Any]) -> Reply:

@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover - an interpreter without it
     _signal = signal
 
 from _gradechild import codec
+from _gradechild.deadlines import slowed_until
 from _gradechild.monitor import CallWatcher, Tripwires  # imported in the zygote: sessions pay nothing
 from _gradechild.linux import (
     MS_BIND,
@@ -61,13 +62,6 @@ class _CallTimeout(BaseException):
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)
-
-
-def load_backstop(cpu_s: float) -> float:
-    """When the child itself stops an import limited to ``cpu_s`` of CPU time by the wall clock:
-    as late as a call (code slowed by a busy machine may run this long); the parent stops one
-    that gains no CPU time at 3 x + 0.5 s."""
-    return 10 * cpu_s + 5.0
 
 
 def _text(obj: object, cap: int = 2000) -> str:
@@ -349,11 +343,11 @@ class Child:
 
     def _timed(self, cpu_s: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Run a call under the CPU-time timer, with the wall-clock one as a late backstop
-        (``load_backstop``): a busy machine slows an import down, it does not make it use
+        (``slowed_until``): a busy machine slows an import down, it does not make it use
         more CPU time, so it never turns a loadable file into a timeout."""
         def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
             def run(*a: Any, **k: Any) -> Any:
-                self._arm(load_backstop(cpu_s), self._cpu_cap(cpu_s))
+                self._arm(slowed_until(cpu_s), self._cpu_cap(cpu_s))
                 try:
                     return fn(*a, **k)
                 finally:
@@ -471,7 +465,7 @@ class Child:
             if time.process_time() - t0 >= load_limit:
                 res.update(kind="timeout", message=f"importing the module used more than {load_limit:g} s of CPU time")
             else:
-                res.update(kind="timeout", message=f"importing the module did not finish in {load_backstop(load_limit):g} s "
+                res.update(kind="timeout", message=f"importing the module did not finish in {slowed_until(load_limit):g} s "
                                                    "of wall-clock time (did it sleep or block?)")
         except SyntaxError as e:
             d = self._describe(e)
