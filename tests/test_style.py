@@ -53,3 +53,24 @@ def test_an_empty_method_is_not_a_method_of_the_game():
     python = 'def a():\n    pass\n\n\ndef b():\n    """Nothing."""\n\n\ndef c():\n    return 1\n'
     structure = {t.name: t for t in check_style("python", "x.py", python, {"min_functions": 2}).tests()}["style/structure"]
     assert "'a' is empty" in structure.message and "'b' is empty" in structure.message and structure.status == "failed"
+
+
+def test_filler_comments_do_not_buy_the_comment_points():
+    """A wall of separators, or one comment pasted on every line, is not documentation; the frame
+    of a javadoc that speaks (``/**``, `` *``, `` */``) is, in Java and in Python alike."""
+    body = "".join(f"        total += {n};\n" for n in range(20))
+    java = JAVA_GOOD.replace("        return total;\n", body + "        return total;\n")
+    def comments(text, language="java", name="Game.java"):
+        return check_style(language, name, text, {"min_comment_density": 0.3}, points=15).to_json()["comments"]
+    honest = comments(java)
+    walls = comments(java.replace("        return total;\n", "        // ----------\n" * 12 + "        return total;\n"))
+    pasted = comments(java.replace(";\n", "; // add\n"))
+    assert walls["score"] == honest["score"] and "12 that say nothing new" in walls["summary"]
+    assert pasted["score"] == comments(java.replace("int total = 0;", "int total = 0; // add"))["score"]
+    said = comments(java.replace("        return total;\n", "".join(f"        // step {w} adds\n" for w in "abcdefghijkl")
+                                 + "        return total;\n"))
+    assert said["score"] > honest["score"]            # twelve lines that do say something count
+    assert comments(JAVA_GOOD)["summary"].startswith("8 commented lines")   # the javadoc's frame counts
+    python = '"""\nAuthor: A. Student\nPlays cards.\n"""\n\n' + "".join(f"x{n} = {n}\n" for n in range(10))
+    assert comments(python, "python", "a.py")["summary"].startswith("4 commented lines")
+    assert comments(python + "#\n#####\n# - - -\n", "python", "a.py")["summary"].startswith("4 commented lines")

@@ -91,6 +91,7 @@ class Source:
     main_span: tuple[int, int] | None        # lines of main / of the module's top-level statements
     indentation: list[Finding] = field(default_factory=list)
     empty: set[tuple[str, int]] = field(default_factory=set)   # (name, first line) of functions with no statement
+    comment_text: dict[int, str] = field(default_factory=dict)  # what the comments on each line say
 
 
 # ----------------------------------------------------------------------------- Python
@@ -105,11 +106,14 @@ def _python_source(text: str) -> Source:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         tokens = []
+    said: dict[int, str] = {}
     for tok in tokens:
         if tok.type == tokenize.COMMENT:
             comments.add(tok.start[0])
+            said[tok.start[0]] = tok.string
         elif tok.type == tokenize.STRING and tok.line.strip().startswith(('"""', "'''", 'r"""')):
             comments.update(range(tok.start[0], tok.end[0] + 1))   # docstrings count as comments
+            said.update(zip(range(tok.start[0], tok.end[0] + 1), tok.string.split("\n")))
         elif tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
                               tokenize.ENDMARKER, tokenize.ENCODING):
             code.add(tok.start[0])
@@ -154,7 +158,8 @@ def _python_source(text: str) -> Source:
         main_span = (top[0].lineno, top[-1].end_lineno or top[-1].lineno)
     else:
         main_span = None
-    return Source(lines, header, header_line, comments, code, _dedupe(names), functions, main_span, indentation, empty)
+    return Source(lines, header, header_line, comments, code, _dedupe(names), functions, main_span, indentation, empty,
+                  said)
 
 
 def _python_indent_findings(tree: ast.AST, lines: list[str]) -> list[Finding]:
@@ -190,6 +195,7 @@ def _java_source(text: str) -> Source:
     comments: set[int] = set()
     code: set[int] = set()
     header, header_line = "", None
+    said: dict[int, str] = {}
     stripped = []          # the code with comments and literals blanked, for the regexes below
     line = 1
     for match in _JAVA_TOKEN.finditer(text):
@@ -197,6 +203,7 @@ def _java_source(text: str) -> Source:
         span = range(line, line + value.count("\n") + 1)
         if kind in ("block", "line"):
             comments.update(span)
+            said.update(zip(span, value.split("\n")))
             if not code:   # every comment before the first code token is the header
                 header += value + "\n"
                 header_line = header_line or line
@@ -236,7 +243,8 @@ def _java_source(text: str) -> Source:
             empty.add((match.group(1), start))
     main = next((f for f in functions if f[0] == "main"), None)
     return Source(lines, header, header_line, comments, code, _dedupe(names), functions,
-                  (main[1], main[2]) if main else None, _java_indent_findings(blanked.splitlines(), lines), empty)
+                  (main[1], main[2]) if main else None, _java_indent_findings(blanked.splitlines(), lines), empty,
+                  said)
 
 
 def _java_indent_findings(code_lines: list[str], lines: list[str]) -> list[Finding]:
@@ -331,19 +339,52 @@ def _header(source: Source, points: float) -> StyleCheck:
                       f"header comment lacks {len(missing)} of 5 items", findings)
 
 
+_WORD = re.compile(r"[^\W\d_]{2,}")      # two letters in a row, in any alphabet (Greek comments count)
+
+
+def _saying(source: Source) -> tuple[set[int], int]:
+    """The comment lines that count, and how many do not, so that filler cannot buy the comment
+    points: the same words again (one comment pasted on every line) count once, and a line with
+    no words (dashes, stars, a bare ``//``) counts only as the frame of a comment that speaks, as
+    many of them in a run of comment lines as that run has lines that say something (a javadoc's
+    ``/**``, `` *`` and `` */`` count; a wall of separators does not)."""
+    seen: set[str] = set()
+    saying: set[int] = set()
+    run: list[int] = []
+    runs: list[list[int]] = []
+    for number in sorted(source.comment_lines):
+        if run and number != run[-1] + 1:
+            runs.append(run)
+            run = []
+        run.append(number)
+    runs.append(run)
+    for lines in runs:
+        spoken, wordless = 0, []
+        for number in lines:
+            words = " ".join(_WORD.findall(source.comment_text.get(number, ""))).lower()
+            if not words:
+                wordless.append(number)
+            elif words not in seen:
+                seen.add(words)
+                saying.add(number)
+                spoken += 1
+        saying.update(wordless[:spoken])
+    return saying, len(source.comment_lines) - len(saying)
+
+
 def _comments(source: Source, points: float, minimum: float) -> StyleCheck:
     code = len(source.code_lines)
-    comment_only = len(source.comment_lines - source.code_lines)
-    inline = len(source.comment_lines & source.code_lines)
-    density = (comment_only + inline) / max(code, 1)
+    saying, filler = _saying(source)
+    density = len(saying) / max(code, 1)
     share = min(1.0, density / minimum) if minimum else 1.0
     findings = []
     if share < 1:
-        undocumented = [f for f in source.functions if not ({f[1] - 1, f[1], f[1] + 1} & source.comment_lines)]
+        undocumented = [f for f in source.functions if not ({f[1] - 1, f[1], f[1] + 1} & saying)]
         findings = [Finding(start, f"'{name}' has no comment saying what it does") for name, start, _ in undocumented]
+    not_counted = f"; {filler} that say nothing new (separators, repeats) not counted" if filler and share < 1 else ""
     return StyleCheck("comments", share, points,
-                      f"{comment_only + inline} commented lines for {code} lines of code "
-                      f"({density:.0%}, at least {minimum:.0%} expected)", findings)
+                      f"{len(saying)} commented lines for {code} lines of code "
+                      f"({density:.0%}, at least {minimum:.0%} expected{not_counted})", findings)
 
 
 def _indentation(source: Source, points: float) -> StyleCheck:
