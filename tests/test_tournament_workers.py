@@ -1,6 +1,8 @@
 """The workers of a tournament outlive its rounds: a sandbox dies with the thread that started it."""
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -92,3 +94,20 @@ def test_closing_the_tables_mid_round_starts_no_new_game():
     records = tables.run(seatings)
     closer.join()
     assert 0 < len(records) < 100 and not any(r.faults for r in records)
+
+
+def test_a_worker_that_dies_while_starting_does_not_hang_the_tournament(tmp_path):
+    # A script calling the CLI without an `if __name__ == "__main__":` guard: each spawned worker
+    # re-runs it and dies while starting.  With the whole field's files in the worker's start
+    # arguments (over a pipe's 64 KiB) the coordinator then waited forever on a pipe nobody read.
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import sys\nfrom grader.cli import main\n"
+        f"field = sorted(p for p in __import__('glob').glob({str(ROOT / 'submissions' / 'comp10001go' / '*.py')!r})\n"
+        "               if not p.rsplit('/', 1)[-1].startswith(('loops_forever', 'slow_brute')))\n"
+        f"sys.exit(main(['tournament', {str(ROOT / 'specs' / 'comp10001go.yaml')!r}, *field, '--games', '4', "
+        f"'--jobs', '2', '--out', sys.argv[1]]))\n")
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "out")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert "worker process" in done.stdout + done.stderr and "died" in done.stdout + done.stderr
+    assert "4 lost" in done.stdout + done.stderr

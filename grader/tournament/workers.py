@@ -98,10 +98,14 @@ def _stop_on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)  # unwinds through the finally that closes the sessions
 
 
-def _serve(conn: Connection, setup: WorkerSetup) -> None:
-    """A worker's life: build the arena, then play each seating sent until told to stop."""
+def _serve(conn: Connection) -> None:
+    """A worker's life: read its setup, build the arena, then play each seating sent until told to stop."""
     from grader.tournament.game import game_class
 
+    try:
+        setup: WorkerSetup = conn.recv()
+    except (EOFError, OSError):  # the coordinator is gone
+        return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     if setup.cpu is not None:
@@ -151,9 +155,13 @@ class _Worker:
     def __init__(self, ctx: Any, setup: WorkerSetup, number: int):
         self.number = number
         self.conn, theirs = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(theirs, setup), name=f"tournament-{number}", daemon=True)
+        # The setup (every entrant's files) goes over the pipe, not in the start's arguments: a
+        # spawned process that dies before reading those hangs its parent once they outgrow a pipe's
+        # buffer (multiprocessing keeps the read end open while it writes); a dead peer fails a send.
+        self.process = ctx.Process(target=_serve, args=(theirs,), name=f"tournament-{number}", daemon=True)
         self.process.start()
         theirs.close()
+        self.send(setup)
         self.held: deque[runner.Seating] = deque()
         self.alive = True
 
