@@ -12,6 +12,7 @@ import io
 import re
 import tokenize
 from collections import Counter
+from itertools import groupby
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -350,17 +351,10 @@ def _saying(source: Source) -> tuple[set[int], int]:
     ``/**``, `` *`` and `` */`` count; a wall of separators does not)."""
     seen: set[str] = set()
     saying: set[int] = set()
-    run: list[int] = []
-    runs: list[list[int]] = []
-    for number in sorted(source.comment_lines):
-        if run and number != run[-1] + 1:
-            runs.append(run)
-            run = []
-        run.append(number)
-    runs.append(run)
-    for lines in runs:
+    # runs of consecutive comment lines: a line's number less its rank is the same along a run
+    for _, run in groupby(enumerate(sorted(source.comment_lines)), key=lambda pair: pair[1] - pair[0]):
         spoken, wordless = 0, []
-        for number in lines:
+        for _, number in run:
             words = " ".join(_WORD.findall(source.comment_text.get(number, ""))).lower()
             if not words:
                 wordless.append(number)
