@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from grader.run import process
 from grader.languages.matlab_session import OctaveSession, octave_path
 from grader.run.sandbox import probe
 
@@ -15,7 +16,10 @@ FILES = {
     "leave.m": b"function y = leave(x)\nexit(3);\n",
     "sleeps.m": b"function y = sleeps(x)\npause(60);\ny = x;\n",
     "fails.m": b"function y = fails(x)\ny = 1;\nerror('hw:bad', 'no cards left in %s', x);\n",
-    "talks.m": b"function y = talks(x)\nsystem('echo from a shell');\ny = x;\n",
+    # Octave starts no program and loads no JVM (either could read its memory: the tripwire's key)
+    "talks.m": b"function y = talks(x)\n[y, out] = system('echo from a shell');\ndisp(out);\n",
+    "pipes.m": b"function y = pipes(x)\nfid = popen('echo from a pipe', 'r');\ny = fgetl(fid);\npclose(fid);\n",
+    "javas.m": b"function y = javas(x)\ny = javaMethod('getProperty', 'java.lang.System', 'java.version');\n",
     "totals.m": b"function t = totals(v)\nt = sum(v) + mean(v);\nf = @sum;\nt = t + f(v) + feval('sum', v);\n",
     "uses_median.m": b"function t = uses_median(v)\nt = median(v);\n",
     "shim.m": b"function t = shim(s)\nt = contains(s, 'ell');\n",
@@ -58,8 +62,15 @@ def test_printing_is_captured_per_call(octave):
     second = octave.call("twice", [4], time_limit=2)
     assert (first.value, first.stdout.strip()) == (6, "y = 6")
     assert (second.value, second.stdout.strip()) == (8, "y = 8")
+
+
+def test_the_students_code_can_start_no_program_and_load_no_jvm(octave):
     shell = octave.call("talks", [5], time_limit=2)
-    assert shell.value == 5 and "from a shell" in shell.stdout      # even output written outside Octave
+    assert shell.value == 127 and "from a shell" not in shell.stdout     # the shell's exec was refused
+    pipe = octave.call("pipes", [5], time_limit=2)
+    assert pipe.status == "error" and "invalid stream" in pipe.exception["message"]    # popen gave no stream
+    java = octave.call("javas", [5], time_limit=5)
+    assert java.status == "error" and "libjvm" in java.exception["message"]
 
 
 def test_an_error_says_what_and_where(octave):
@@ -134,10 +145,22 @@ def test_the_graders_octave_code_calls_only_built_ins():
     assert done.stdout.split() == [], done.stdout + done.stderr
 
 
-def test_a_reply_frame_written_by_the_students_code_is_not_believed(octave):
+def test_a_reply_frame_written_by_the_students_code_is_not_believed(monkeypatch):
+    """Octave starts no program, so popen cannot write past evalc here; the signature is the layer
+    behind that one, tested with it taken away (any other way out of the capture meets it)."""
+    spawn = process.spawn
+    monkeypatch.setattr(process, "spawn", lambda *a, **k: spawn(*a, **{**k, "last_exec": False}))
+    files = {n: FILES[n] for n in ("forges.m", "twice.m")}
+    with OctaveSession(files, ["forges", "twice"], ["sum", "mean"]) as octave:
+        forged = octave.call("forges", [[1, 2, 3]], time_limit=5, watch=True)
+        assert forged.status == "protocol" and "not signed" in forged.detail
+        assert octave.call("twice", [2], time_limit=2).value == 4      # the session goes on
+
+
+def test_with_octave_unable_to_start_a_program_a_forged_frame_never_leaves(octave):
     forged = octave.call("forges", [[1, 2, 3]], time_limit=5, watch=True)
-    assert forged.status == "protocol" and "not signed" in forged.detail
-    assert octave.call("twice", [2], time_limit=2).value == 4      # the session goes on
+    assert forged.status == "error" and "invalid stream" in forged.exception["message"]
+    assert [h["banned"] for h in forged.watch_hits] == ["sum"]
 
 
 def test_the_tripwires_controls_called_by_the_students_code_are_tampering(octave):

@@ -38,6 +38,10 @@ POLL_S = 0.02
 PROGRAM_OUTPUT_BYTES = 64 << 20
 HARD_WALL_FACTOR = 10   # past this many backstops of wall time, stop waiting whatever the machine's load
 FRAME = b"\x1e"
+# The student's code shares Octave's process with the tripwire's signing key.  Octave's own file
+# functions cannot seek into /proc/self/mem, but a program Octave starts can read its parent's
+# memory, and so can a JVM Octave loads: Octave may start no program (``last_exec``) and sees no JVM.
+JVM_HOMES = ("/usr/lib/jvm", "/usr/lib64/jvm")
 OCTAVE_FLAGS = ("--norc", "--no-init-file", "--no-site-file", "--quiet", "--no-history", "--no-window-system")
 _CLK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -153,7 +157,7 @@ class OctaveSession:
                         output_bytes=PROGRAM_OUTPUT_BYTES, scratch_mb=self.limits.scratch_mb)
         try:
             self._program = process.spawn(argv, self.files, limits=limits, binds=binds, env=self._env(),
-                                          profile=self.profile, slot=self.slot)
+                                          profile=self.profile, slot=self.slot, last_exec=True, masks=JVM_HOMES)
         except (OSError, RuntimeError) as exc:
             raise SandboxError(f"Octave could not be started: {exc}") from exc
         self._carry = b""

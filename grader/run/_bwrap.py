@@ -146,7 +146,7 @@ class Command:
 
 
 def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = (), caps: bool = True,
-          env: dict[str, Any] | None = None, cgroup_procs: tuple[str, ...] = ()) -> Command:
+          env: dict[str, Any] | None = None, cgroup_procs: tuple[str, ...] = (), masks: tuple[str, ...] = ()) -> Command:
     """The argv to run ``cmd`` in bubblewrap as this slot's uid.
 
     binds: extra (src, dst) read-only binds (or plain paths, bound at the same path).
@@ -154,6 +154,7 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
            for our own setup code (the harness drops them before student code).
     cgroup_procs: ``cgroup.procs`` files the root launcher joins before it drops to the
            slot's uid, so everything the sandbox runs is measured and limited there.
+    masks: folders (of the bound ones) shown as empty.
     """
     bw = bwrap_path()
     if not bw:
@@ -194,7 +195,7 @@ def build(cmd: list[str], *, slot: int, tmp_mb: int, binds: tuple[Any, ...] = ()
         ro.append((os.path.realpath(src), dst))
     ro.append((CHILD_DIR, SANDBOX_CHILD_PKG))
     # never show the grader itself if it sits under a bound folder
-    hide = []
+    hide = [m for m in masks if os.path.isdir(m)]
     grader_pkg = os.path.dirname(HERE)
     for src, dst in ro:
         if src != CHILD_DIR and _under(grader_pkg, [src]):

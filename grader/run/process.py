@@ -471,8 +471,13 @@ def _claim_slot() -> tuple[int, int | None]:
 
 def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limits = Limits(),
           binds: Sequence[Any] = (), env: Mapping[str, str] | None = None,
-          profile: IsolationProfile | None = None, slot: int | None = None) -> Program:
-    """Start argv with files in a private scratch folder as cwd (as ``slot``'s uid; None: a free program slot)."""
+          profile: IsolationProfile | None = None, slot: int | None = None, last_exec: bool = False,
+          masks: Sequence[str] = ()) -> Program:
+    """Start argv with files in a private scratch folder as cwd (as ``slot``'s uid; None: a free program slot).
+
+    last_exec: argv's exec is the program's last, it can start no other program (see
+    ``child/lastexec.py``; Linux).  masks: folders the sandbox shows empty (bubblewrap only),
+    e.g. a runtime the program could load into its own process."""
     profile = profile or probe()
     lock: int | None = None
     if slot is None:
@@ -481,7 +486,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     lim = {"memory_mb": L.memory_mb, "cpu_s": L.cpu_s, "nproc": L.nproc, "fsize_mb": L.fsize_mb,
            "nofile": L.nofile, "scratch_mb": L.scratch_mb}
     cfg = {"argv": list(argv), "files": _encode_files(files), "limits": lim,
-           "isolated": profile.uses_bwrap, "env": dict(env) if env is not None else None}
+           "isolated": profile.uses_bwrap, "env": dict(env) if env is not None else None, "last_exec": last_exec}
     cleanup = None
     scratch = None
     if not profile.uses_bwrap or not _bwrap.is_root():
@@ -506,7 +511,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     threading.Thread(target=_write_all, args=(wfd, data), daemon=True).start()
     if profile.uses_bwrap:
         cmd = [_bwrap.inside(os.path.realpath(sys.executable)), "-I", "-S", SHIM, "exec", str(rfd)]
-        argv_ = _bwrap.build(cmd, slot=slot, tmp_mb=L.scratch_mb, binds=tuple(binds)).argv
+        argv_ = _bwrap.build(cmd, slot=slot, tmp_mb=L.scratch_mb, binds=tuple(binds), masks=tuple(masks)).argv
         penv = {"PATH": "/usr/bin:/bin"}
     else:
         argv_ = [sys.executable, "-I", "-S", os.path.join(_bwrap.CHILD_DIR, "harness.py"), "exec", str(rfd)]

@@ -71,7 +71,7 @@ SYSCALLS = {
         "userfaultfd": 323, "init_module": 175, "finit_module": 313, "delete_module": 176, "swapon": 167,
         "swapoff": 168, "reboot": 169, "acct": 163, "quotactl": 179, "open_by_handle_at": 304,
         "name_to_handle_at": 303, "fanotify_init": 300, "syslog": 103, "vhangup": 153, "socket": 41,
-        "socketpair": 53, "clone": 56, "clone3": 435,
+        "socketpair": 53, "clone": 56, "clone3": 435, "execve": 59, "execveat": 322,
     },
     AUDIT_ARCH_AARCH64: {
         "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "mount": 40,
@@ -84,7 +84,8 @@ SYSCALLS = {
         "io_uring_register": 427, "userfaultfd": 282, "init_module": 105, "finit_module": 273,
         "delete_module": 106, "swapon": 224, "swapoff": 225, "reboot": 142, "acct": 89, "quotactl": 60,
         "open_by_handle_at": 265, "name_to_handle_at": 264, "fanotify_init": 262, "syslog": 116,
-        "vhangup": 58, "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435,
+        "vhangup": 58, "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435, "execve": 221,
+        "execveat": 281,
     },
 }
 

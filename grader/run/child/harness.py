@@ -58,6 +58,7 @@ from _gradechild.linux import (  # noqa: E402
     SESSION_NAMESPACES,
     MS_BIND,
     MS_NODEV,
+    MS_NOEXEC,
     MS_NOSUID,
     MS_PRIVATE,
     MS_RDONLY,
@@ -463,12 +464,15 @@ def exec_main(cfg_fd: int) -> None:
     L = cfg["limits"]
     if cfg.get("isolated"):
         mb = int(L.get("scratch_mb", 64))
+        # A program that may exec nothing may not map code from a file it wrote either (a compiled
+        # .mex file whose bytes an .m file writes out would run inside Octave).
+        flags = MS_NOSUID | MS_NODEV | (MS_NOEXEC if cfg.get("last_exec") else 0)
         # a mount ns owned by our (innermost) user ns, so that we may mount
         _chk(libc().unshare(CLONE_NEWNS), "unshare")
         mount(None, "/", None, MS_REC | MS_PRIVATE)
-        mount("tmpfs", "/w", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
-        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={mb}m,mode=0700")
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0700")
+        mount("tmpfs", "/w", "tmpfs", flags, f"size={mb}m,mode=0700")
+        mount("tmpfs", "/tmp", "tmpfs", flags, f"size={mb}m,mode=0700")
+        mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=1m,mode=0700")
         mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
         drop_all_caps()
         prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -488,6 +492,9 @@ def exec_main(cfg_fd: int) -> None:
     env = cfg.get("env")
     argv = cfg["argv"]
     try:
+        if cfg.get("last_exec") and sys.platform.startswith("linux"):   # the program may start no other one: see lastexec.py
+            from _gradechild.lastexec import exec_last
+            exec_last(argv, env)
         if env is None:
             os.execvp(argv[0], argv)
         os.execvpe(argv[0], argv, env)
