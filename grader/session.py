@@ -24,7 +24,7 @@ from grader.judge.score import total
 from grader.judge.verdict import SubmissionError, SubmissionResult
 from grader.spec.model import Spec
 from grader.store import Store
-from grader.submissions import Submission
+from grader.submissions import Submission, files_read
 
 
 class Sink(Protocol):
@@ -141,7 +141,8 @@ def grade_one(spec: Spec, grader: Grader, submission: Submission) -> SubmissionR
     """Grade one submission wherever the grader runs (this process, a worker process, a
     cluster); a grader failure becomes the submission's internal error, never the batch's."""
     try:
-        return grader.grade(submission)
+        with files_read(submission) as ready:
+            return grader.grade(ready)
     except Exception as exc:  # one submission's grader failure must not stop the class
         return internal_error(spec, submission, exc)
 

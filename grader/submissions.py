@@ -9,9 +9,10 @@ the submission and become its errors.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Sequence, cast
+from typing import Iterable, Iterator, Mapping, Sequence, cast
 
 from grader import upload_guard
 from grader.errors import ExitCode, GraderError
@@ -22,11 +23,108 @@ from grader.languages import DecodeProblem, Language, get_language, language_of,
 IGNORED_SUFFIXES = (".yaml", ".yml", ".json", ".md", ".txt", ".csv", ".class")
 
 
+def digest_of(files: Mapping[str, bytes]) -> str:
+    """The one digest of a submission: every file's name and bytes (the store's resume key)."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + files[name] + b"\0")
+    return h.hexdigest()[:16]
+
+
+class SubmissionChanged(GraderError):
+    """A file of a submission is not what discovery read: graded as that submission's problem."""
+
+
+class SourceFiles(Mapping[str, bytes]):
+    """A submission's files as discovery found them on disk: their paths and digest, read
+    again (through the same guard) by the process that grades them, when it first needs
+    them, and let go after.  So a class's sources never all sit in the coordinator's memory
+    (1,000 hw7 students held 14 MB of them there, and a worker's copy was sent down its pipe),
+    and what is graded is what discovery counted: a file that changed since is refused.
+
+    ``pin`` keeps the bytes for good: files in a folder that goes away before the grading
+    (intake's unpacked zips) are read once, at discovery."""
+
+    def __init__(self, paths: Mapping[str, Path], data: Mapping[str, bytes]):
+        self.paths = dict(paths)
+        self.digest = digest_of(data)
+        self._data: dict[str, bytes] | None = None
+        self._pinned = False
+
+    def __getitem__(self, name: str) -> bytes:
+        return self.load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.paths
+
+    def load(self) -> dict[str, bytes]:
+        """The bytes, read now if not yet; SubmissionChanged when they are not the ones discovered."""
+        if self._data is None:
+            data: dict[str, bytes] = {}
+            for name, path in self.paths.items():
+                data[name], problem = upload_guard.read_regular(path)
+                if problem:
+                    raise SubmissionChanged(f"{problem[1]} (it was readable when the class was listed)")
+            if digest_of(data) != self.digest:
+                raise SubmissionChanged("its files changed on disk while the class was being graded; grade it again")
+            self._data = data
+        return self._data
+
+    def pin(self) -> None:
+        self.load()
+        self._pinned = True
+
+    def release(self) -> None:
+        if not self._pinned:
+            self._data = None
+
+    def __getstate__(self) -> dict[str, object]:
+        """Sent to a worker as paths, unless pinned (its folder may be gone by then)."""
+        return {**self.__dict__, "_data": self._data if self._pinned else None}
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SourceFiles):
+            return self.paths == other.paths and self.digest == other.digest
+        return Mapping.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping, as dict
+
+
+def _kept(paths: Mapping[str, Path], data: Mapping[str, bytes]) -> Mapping[str, bytes]:
+    """What a discovered submission holds of its files (see SourceFiles)."""
+    return SourceFiles(paths, data) if data else dict(data)
+
+
+@contextmanager
+def files_read(submission: Submission) -> Iterator[Submission]:
+    """The submission with its files readable for the time it is graded: re-read from disk
+    (see SourceFiles) and let go of afterwards; refused with a problem if they changed."""
+    files = submission.files
+    if not isinstance(files, SourceFiles) or submission.problems:
+        yield submission
+        return
+    try:
+        files.load()
+    except SubmissionChanged as exc:
+        yield replace(submission, problems=(("unreadable", exc.message),))
+        return
+    try:
+        yield submission
+    finally:
+        files.release()
+
+
 @dataclass(frozen=True)
 class Submission:
     id: str
     path: Path
-    files: dict[str, bytes] = field(default_factory=dict)  # name -> content, as handed in
+    files: Mapping[str, bytes] = field(default_factory=dict)  # name -> content, as handed in
     main: str | None = None  # the file to import or run
     problems: tuple[tuple[ErrorKind, str], ...] = ()  # (kind, message) found while reading
     notes: tuple[str, ...] = ()
@@ -35,10 +133,7 @@ class Submission:
     @property
     def digest(self) -> str:
         """The one digest of a submission: every file's name and bytes (the store's resume key)."""
-        h = hashlib.sha256()
-        for name in sorted(self.files):
-            h.update(name.encode() + b"\0" + self.files[name] + b"\0")
-        return h.hexdigest()[:16]
+        return self.files.digest if isinstance(self.files, SourceFiles) else digest_of(self.files)
 
     @property
     def lang(self) -> Language:
@@ -109,8 +204,8 @@ def from_file(path: Path, expected: Sequence[str], *, languages: Sequence[str] |
     else:
         problems, read_notes = _read_sources({name: data}, accepted)
         notes += read_notes
-    return Submission(id=path.stem, path=path, files={name: data}, main=name, problems=problems, notes=notes,
-                      language=language.name if language else None)
+    return Submission(id=path.stem, path=path, files=_kept({name: path}, {name: data}) if not unreadable else {name: data},
+                      main=name, problems=problems, notes=notes, language=language.name if language else None)
 
 
 def _main_of(files: dict[str, bytes], expected: Sequence[str], accepted: tuple[Language, ...]) -> tuple[str | None, Language | None]:
@@ -131,10 +226,12 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
     accepted = _accepted(languages)
     scan = upload_guard.scan_folder(path)
     files: dict[str, bytes] = {}
+    paths: dict[str, Path] = {}
     refused = list(scan.problems)
     for p in scan.files:
         if _is_source(p):
             files[p.name], unreadable = upload_guard.read_regular(p)
+            paths[p.name] = p
             refused += [unreadable] if unreadable else []
     too_big = upload_guard.bounded_total(files)
     refused += [too_big] if too_big else []
@@ -152,7 +249,7 @@ def from_folder(path: Path, expected: Sequence[str], *, languages: Sequence[str]
             missing = _wrong_language(sorted(files)[0], accepted)
         return Submission(id=path.name, path=path, files=files, problems=(missing,))
     problems, read_notes = _read_sources(files, accepted)
-    return Submission(id=path.name, path=path, files=files, main=main, problems=problems,
+    return Submission(id=path.name, path=path, files=_kept(paths, files), main=main, problems=problems,
                       notes=notes + read_notes, language=language.name)
 
 

@@ -184,3 +184,60 @@ def test_names_that_are_not_utf8_are_refused_with_the_name_escaped(tmp_path):
         assert kind == "unreadable" and "has a name that is not UTF-8 text; rename it" in message
         message.encode("utf-8")
     assert subs["carol"].problems[0][1].startswith("helper\\xff.py ")
+
+
+def test_discovery_keeps_paths_not_bytes_and_grading_reads_them_again(tmp_path):
+    """A class's sources never all sit in the coordinator's memory: each is read again where it
+    is graded, and let go of afterwards (SourceFiles); the digest is the one of the bytes."""
+    import pickle
+
+    from grader.submissions import SourceFiles, digest_of, files_read
+
+    (tmp_path / "carol").mkdir()
+    (tmp_path / "carol" / "hw7_iteration.py").write_text("x = 1\n")
+    (sub,) = discover([tmp_path], EXPECTED)
+    files = sub.files
+    assert isinstance(files, SourceFiles) and files._data is None
+    assert sub.digest == digest_of({"hw7_iteration.py": b"x = 1\n"})          # the store's resume key, unchanged
+    travelling = pickle.loads(pickle.dumps(sub))                                # as a worker receives it
+    assert travelling.files._data is None and len(pickle.dumps(sub)) < 1000
+    with files_read(travelling) as ready:
+        assert ready.files["hw7_iteration.py"] == b"x = 1\n" and not ready.problems
+    assert travelling.files._data is None                                      # let go of after grading
+
+
+@pytest.mark.parametrize("change", ["edited", "linked", "removed"])
+def test_a_file_that_changed_after_discovery_is_refused_where_it_is_graded(tmp_path, change):
+    from grader.submissions import files_read
+
+    folder = tmp_path / "dave"
+    folder.mkdir()
+    main = folder / "hw7_iteration.py"
+    main.write_text("x = 1\n")
+    (sub,) = discover([tmp_path], EXPECTED)
+    if change == "edited":
+        main.write_text("x = 2\n")
+    elif change == "linked":                       # swapped for a link to a file the student could not read
+        main.unlink()
+        main.symlink_to(tmp_path / "secret.py")
+        (tmp_path / "secret.py").write_text("x = 1\n")
+    else:
+        main.unlink()
+    with files_read(sub) as ready:
+        assert ready.problems and ready.problems[0][0] == "unreadable"
+    words = {"edited": "changed on disk", "linked": "symbolic link", "removed": "cannot be read"}[change]
+    assert words in ready.problems[0][1]
+
+
+def test_an_unpacked_zip_is_read_once_and_kept(tmp_path):
+    """Intake's unpacked folders are gone when grading starts: their files are pinned."""
+    import zipfile
+
+    from grader.intake.gather import gather
+
+    with zipfile.ZipFile(tmp_path / "erin.zip", "w") as zf:
+        zf.writestr("hw7_iteration.py", "x = 3\n")
+    (sub,) = gather([tmp_path / "erin.zip"], EXPECTED, lambda line: None)
+    assert sub.files["hw7_iteration.py"] == b"x = 3\n"                         # the staging folder is gone
+    import pickle
+    assert pickle.loads(pickle.dumps(sub)).files["hw7_iteration.py"] == b"x = 3\n"

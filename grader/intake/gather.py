@@ -19,11 +19,15 @@ from .roster import Roster, join
 def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable[[str], None], *,
            languages: Sequence[str] | None = None) -> list:
     """Every submission in the targets, LMS downloads and zips understood, notes attached."""
-    from grader.submissions import discover
+    from grader.submissions import SourceFiles, discover
 
     targets = [Path(t) for t in targets]
     with prepare(targets, expected) as intake:
         found = discover(intake.targets, expected, languages=languages)
+        if intake.stage is not None:        # unpacked here, gone when this returns: read now, kept
+            for sub in found:
+                if isinstance(sub.files, SourceFiles) and sub.path.is_relative_to(intake.stage):
+                    sub.files.pin()
         for layout in intake.layouts:
             say(f"read a {layout}")
         for warning in intake.warnings:
