@@ -175,3 +175,15 @@ def test_without_cgroups_the_process_tree_in_proc_is_the_meter(sb):
             fine = s.call("honest", [0.05], time_limit=0.4)
     assert r.status == "timeout" and r.time_s >= 0.4, r
     assert fine.status == "ok" and fine.value == 42, fine
+
+
+def test_without_cgroups_a_process_forked_by_a_thread_is_counted_while_it_runs(sb):
+    """Its CPU time is seen as it burns (the call is stopped for CPU time near its limit), not
+    only once it is reaped: /proc lists children per thread, and every thread's are walked."""
+    from grader.run.meter import ProcTree
+
+    with Sandbox(sb.profile, Limits(), slot=SLOT + 2) as other:
+        with session(other, "cheat_clock.py") as s:
+            other.meter = ProcTree(other._proc.pid)
+            r = s.call("work_in_a_fork_from_a_thread", [20.0], time_limit=0.4)
+    assert r.status == "timeout" and "CPU time" in r.detail and r.time_s < 2.0, r

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 from grader.languages import matlab_values as mv
 from grader.run import process
 from grader.run.child.deadlines import blocked_after
+from grader.run.meter import children
 from grader.run.model import CallResult, IsolationProfile, Limits, LoadResult, SandboxError
 from grader.run.sandbox import probe
 
@@ -52,17 +53,6 @@ def octave_path() -> str | None:
 
 
 # ------------------------------------------------------------------ CPU, from outside
-def _children(pid: int) -> list[int]:
-    kids: list[int] = []
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                kids += [int(k) for k in f.read().split()]
-    except (OSError, ValueError):
-        pass
-    return kids
-
-
 def _process_cpu(pid: int) -> float:
     """CPU seconds of one process and its reaped children (finest clock available)."""
     try:
@@ -100,14 +90,14 @@ def tree_cpu(pid: int) -> float:
             continue
         seen.add(p)
         total += _process_cpu(p)
-        todo += _children(p)
+        todo += children(p)
     return total
 
 
 def _leaf(pid: int) -> int:
     """The process at the bottom of the sandbox's chain (bwrap, bwrap, octave-cli): Octave itself."""
     for _ in range(8):
-        kids = _children(pid)
+        kids = children(pid)
         if len(kids) != 1:
             break
         pid = kids[0]

@@ -206,9 +206,18 @@ def _make_v2(name: str, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
 
 
 # ------------------------------------------------------------------ /proc
-def _children(pid: int) -> list[int]:
-    text = _read(f"/proc/{pid}/task/{pid}/children")
-    return [int(x) for x in text.split()] if text else []
+def children(pid: int) -> list[int]:
+    """Every thread's children: /proc lists a child under the thread that forked it (a process
+    forked by a student's thread is not in the main thread's list)."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for tid in threads:
+        text = _read(f"/proc/{pid}/task/{tid}/children")
+        found += [int(x) for x in text.split() if x.isdigit()] if text else []
+    return found
 
 
 def _stat_ticks(pid: int) -> int:
@@ -238,7 +247,7 @@ class ProcTree:
                 continue
             seen.add(pid)
             total += _stat_ticks(pid)
-            todo += _children(pid)
+            todo += children(pid)
         return total / _TICKS
 
     def close(self) -> None:
@@ -250,4 +259,4 @@ def proc_available() -> bool:
     return os.path.exists(f"/proc/{pid}/task/{pid}/children")
 
 
-__all__ = ["CgroupSlot", "Meter", "ProcTree", "make_cgroup", "proc_available"]
+__all__ = ["CgroupSlot", "Meter", "ProcTree", "children", "make_cgroup", "proc_available"]

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Pattern, Sequence, Union
 
 from . import _bwrap, container
+from .meter import children
 from .sandbox import IsolationProfile, Limits, probe
 
 SHIM = "/opt/grader/_gradechild/harness.py"
@@ -197,15 +198,7 @@ class Program:
         while todo:
             pid = todo.pop()
             found.append(pid)
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except OSError:
-                continue
-            for task in tasks:
-                try:
-                    todo.extend(int(child) for child in _read_proc(f"/proc/{pid}/task/{task}/children").split())
-                except OSError:
-                    continue
+            todo += children(pid)
         return found
 
     def _read_kept(self, path: str) -> bytes:

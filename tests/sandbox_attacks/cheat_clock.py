@@ -41,6 +41,21 @@ def work_in_a_fork(seconds):
     return 42
 
 
+def work_in_a_fork_from_a_thread(seconds):
+    # /proc lists a process's children per thread: this one is not the main thread's child.
+    def fork_and_wait():
+        pid = os.fork()
+        if pid == 0:
+            _spin_cpu(seconds)
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    worker = threading.Thread(target=fork_and_wait)
+    worker.start()
+    worker.join()
+    return 42
+
+
 def work_in_a_thread_started_at_import(seconds):
     # A thread started outside the measured call keeps burning during it.
     done = threading.Event()
