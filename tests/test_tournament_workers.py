@@ -111,3 +111,4 @@ def test_a_worker_that_dies_while_starting_does_not_hang_the_tournament(tmp_path
                           timeout=120, cwd=tmp_path)
     assert "worker process" in done.stdout + done.stderr and "died" in done.stdout + done.stderr
     assert "4 lost" in done.stdout + done.stderr
+    assert 'if __name__ == "__main__":' in done.stdout + done.stderr        # says why, and what to write

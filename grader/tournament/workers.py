@@ -149,6 +149,14 @@ def _serve(conn: Connection) -> None:
         slots.close()
 
 
+def _from_a_script() -> bool:
+    """Is this process a user's Python script (whose top level each spawned worker runs again),
+    not the ``grader`` command or ``python -m``?"""
+    main = sys.modules.get("__main__")
+    file = getattr(main, "__file__", None)
+    return bool(file) and getattr(main, "__spec__", None) is None and Path(file).name != "grader"
+
+
 class _Worker:
     """The coordinator's handle on one worker process and the seatings it holds."""
 
@@ -164,6 +172,7 @@ class _Worker:
         self.send(setup)
         self.held: deque[runner.Seating] = deque()
         self.alive = True
+        self.answered = False              # has it sent anything back: then it started
 
     def send(self, message: Any) -> bool:
         try:
@@ -179,7 +188,11 @@ class _Worker:
         self.process.join(5)
         code = self.process.exitcode
         how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        return f"the grader's worker process {self.number} (pid {self.process.pid}) died ({how})"
+        why = f"the grader's worker process {self.number} (pid {self.process.pid}) died ({how})"
+        if not self.answered and _from_a_script():
+            why += (" while starting; a Python script that runs the grader must do so under "
+                    "`if __name__ == \"__main__\":`, since each worker process runs the script again")
+        return why
 
     def ask_to_stop(self) -> None:
         """An idle worker is asked to stop; a busy one (Ctrl-C mid-game) is terminated."""
@@ -272,6 +285,7 @@ class WorkerTables:
                 except (EOFError, OSError):
                     self._lose(worker, todo)
                     continue
+                worker.answered = True
                 if kind == "error":
                     game, text = value
                     last = text.strip().splitlines()[-1] if text.strip() else "?"
