@@ -154,7 +154,7 @@ def _from_a_script() -> bool:
     not the ``grader`` command or ``python -m``?"""
     main = sys.modules.get("__main__")
     file = getattr(main, "__file__", None)
-    return bool(file) and getattr(main, "__spec__", None) is None and Path(file).name != "grader"
+    return isinstance(file, str) and getattr(main, "__spec__", None) is None and Path(file).name != "grader"
 
 
 class _Worker:
