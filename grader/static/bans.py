@@ -23,7 +23,8 @@ Rules (a closed set):
     module, builtins or an array, ``globals()[k]``/``locals()[k]``/``vars(m)[k]`` with a
     computed key (or their ``.values()``/``.items()``), ``sys.modules[k]``, and introspection
     (``__globals__``, ``f_globals``, ``f_builtins``, ``f_locals``, ``__subclasses__``,
-    ``__code__``, ``__closure__``).  ``banned`` names the construct.  Constant source
+    ``__code__``, ``__closure__``, ``cell_contents``, and the garbage collector's walks
+    ``gc.get_objects``, ``get_referents``, ``get_referrers``).  ``banned`` names the construct.  Constant source
     handed to eval/exec/compile is analysed too (``eval('su' + 'm')`` is dynamic-code *and*
     a banned call).  The spec's ``dynamic_code: flag|violation`` decides what it costs.
 ``unanalysable`` (evasion=True)

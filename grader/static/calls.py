@@ -10,7 +10,7 @@ from grader.static.resolve import (
     Partial, Scope, V, _PURE_CALLS, _STR_METHODS, canonical, const_strings, fold, make_cont,
     ordered_consts,
 )
-from grader.static.exprs import DYNAMIC_LABELS, INTROSPECTION, MODULE_RUNNERS, _text, is_add_function
+from grader.static.exprs import DYNAMIC_LABELS, INTROSPECTION, MODULE_RUNNERS, OBJECT_FINDERS, _text, is_add_function
 
 
 class CallMixin:
@@ -173,6 +173,9 @@ class CallMixin:
                 self.dyn(node, "pkgutil.resolve_name")
             vals = {Ext(n.replace(":", ".")) for n in names}
             return vals, vals
+        if q in OBJECT_FINDERS:
+            self.dyn(node, q)
+            return set(), set()
         if q in MODULE_RUNNERS:     # a fresh copy of a module: its functions are new objects
             self.dyn(node, q)
             return set(), set()

@@ -17,8 +17,12 @@ if TYPE_CHECKING:
 
 # Attributes that reach a namespace the analysis cannot follow.
 INTROSPECTION = frozenset(
-    {"__globals__", "f_globals", "f_builtins", "f_locals", "__subclasses__", "__code__", "__closure__"}
+    {"__globals__", "f_globals", "f_builtins", "f_locals", "__subclasses__", "__code__", "__closure__",
+     "cell_contents"}
 )
+# Calls that hand back any live object: a walk of the garbage collector's graph reaches what no
+# name holds (the original of a banned callable, behind the tripwire's stand-in).
+OBJECT_FINDERS = frozenset({"gc.get_objects", "gc.get_referents", "gc.get_referrers"})
 # Attributes of library objects that turn a computed string into any object: a format
 # string's fields (``"{0.__globals__[sum]}"``), ``pkgutil.resolve_name("builtins:sum")``.
 NAME_RESOLVERS = frozenset({"resolve_name", "get_field", "vformat", "Formatter"})

@@ -20,8 +20,9 @@ Two layers, both comparing *objects*, never names:
 A call counts when the nearest Python frame is the student's (library code that calls
 ``sum`` for itself is not the student's use).  Blind spots: banned calls made by library
 code on the student's behalf (``np.apply_along_axis(sum, ...)``), and a submission that
-digs the original out of the interpreter (closures, ``gc``), which the static layer
-reports as introspection.  Pair names such as ``functools.reduce(operator.add)`` are
+digs the original out of the interpreter through a closure (``cell_contents``,
+``__closure__``), which the static layer reports as introspection; ``gc``'s walks of the
+object graph show each original as its stand-in (``Tripwires._hide_originals``).  Pair names such as ``functools.reduce(operator.add)`` are
 static-only.
 """
 from __future__ import annotations
@@ -547,6 +548,7 @@ class Tripwires:
         self._origins: dict[tuple[str, str], str] = {}   # (source file, qualname) of one -> banned
         self._unlocated: set[str] | None = {q for q in self._covered if "." in q}   # None: looked for
         self._originals: list[Any] = []          # keeps the originals alive (ids stay valid)
+        self._shown: dict[int, Any] = {}         # id(original or copy) -> the stand-in gc shows for it
         self._placed: list[tuple[dict[str, Any], str, Any]] = []  # (module dict, attribute, stand-in)
         self.unreplaceable: dict[str, str] = {}  # qualified name -> banned, for the profile hook
         self._counts: dict[tuple[str, str, int], int] = {}
@@ -609,7 +611,38 @@ class Tripwires:
         builtins.__import__ = __import__
         importlib.import_module = import_module
         builtins.exec = exec
+        self._hide_originals()
         return self
+
+    def _hide_originals(self) -> None:
+        """``gc`` shows each original as its stand-in: a walk of the object graph
+        (``gc.get_objects``, ``get_referents``, ``get_referrers``) found the interpreter's own
+        ``sum`` past every name that holds the stand-in, and its calls went unseen."""
+        import gc
+
+        shown = self._shown
+
+        def swap(found: list[Any]) -> list[Any]:
+            return [shown.get(id(o), o) for o in found] if shown else found
+
+        objects, referents, referrers = gc.get_objects, gc.get_referents, gc.get_referrers
+
+        def get_objects(generation: int | None = None) -> list[Any]:
+            return swap(objects() if generation is None else objects(generation))
+
+        def get_referents(*objs: Any) -> list[Any]:
+            return swap(referents(*objs))
+
+        def get_referrers(*objs: Any) -> list[Any]:
+            return swap(referrers(*objs))
+
+        for stand_in, original in ((get_objects, objects), (get_referents, referents), (get_referrers, referrers)):
+            for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
+                try:
+                    setattr(stand_in, attr, getattr(original, attr))
+                except (AttributeError, TypeError):
+                    pass
+            setattr(gc, original.__name__, stand_in)
 
     def _patch_copies(self, namespace: Any) -> None:
         """A fresh copy of a library module (``runpy.run_module``, ``spec_from_file_location`` and
@@ -626,7 +659,8 @@ class Tripwires:
                 code = value.__code__
                 banned = copies.get(code) or origins.get((code.co_filename, code.co_qualname))
                 if banned is not None:
-                    namespace[attr] = self._make(value, banned)
+                    namespace[attr] = self._shown[id(value)] = self._make(value, banned)
+                    self._originals.append(value)
 
     @staticmethod
     def _is_canonical(namespace: dict[str, Any]) -> bool:
@@ -663,7 +697,7 @@ class Tripwires:
             self._pending.discard(qual)
             if _replaceable(obj):
                 if id(obj) not in self._stand_in:
-                    stand_in = self._stand_in[id(obj)] = self._make(obj, self._covered[qual])
+                    stand_in = self._stand_in[id(obj)] = self._shown[id(obj)] = self._make(obj, self._covered[qual])
                     self._originals.append(obj)
                     _place_on_class(qual, obj, stand_in)
                 if type(obj) is _FunctionType:
