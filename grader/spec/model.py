@@ -19,10 +19,6 @@ BanScope = Literal["file", "reachable"]
 DynamicCodePolicy = Literal["flag", "violation"]
 RuntimeMonitor = Literal["auto", "always", "off"]
 
-#: How many hidden cases per function the "auto" runtime monitor watches on clean-looking code.
-RUNTIME_SAMPLE = 3
-
-
 class _Missing:
     """Marks a case without a pinned expected value (``None`` is a legal expected value)."""
 
@@ -87,18 +83,6 @@ class BanPolicy:
 
     def __bool__(self) -> bool:
         return bool(self.names)
-
-    def watches(self, case_index: int, public: bool, suspicious: bool) -> bool:
-        """Whether the runtime monitor watches this call.
-
-        ``always`` watches every call. ``auto`` watches every call of a file the static
-        analysis found anything in (a banned call, or code it cannot see through), and
-        otherwise the public cases and the first few hidden ones: on code the analysis
-        reads completely, the monitor is a confirmation, and it makes calls ~10x slower.
-        """
-        if not self.names or self.runtime == "off":
-            return False
-        return self.runtime == "always" or suspicious or public or case_index < RUNTIME_SAMPLE
 
 
 @dataclass(frozen=True)
