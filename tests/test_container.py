@@ -346,3 +346,27 @@ def test_container_uids_never_meet_bubblewrap_uids():
 
     highest_bwrap = _bwrap.BASE_UID + max(process.PROGRAM_SLOTS)
     assert container.UID_BASE > highest_bwrap
+
+
+def test_octave_in_a_container_starts_no_program(tmp_path):
+    """MATLAB grading under the container profile: Octave runs (its exec is allowed, after
+    Landlock and seccomp), and a program it tries to start is refused, so the key-reading
+    attack of submissions/hw7_iteration_matlab/reads_octave_memory is seen calling sum."""
+    from grader.languages.matlab_session import octave_path
+
+    assert octave_path(), "GNU Octave is required (CI installs it with --test)"
+    os.chmod(tmp_path, 0o700)
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    corpus = ROOT / "submissions" / "hw7_iteration_matlab"
+    for name in ("correct_loops", "reads_octave_memory"):
+        shutil.copytree(corpus / name, batch / name)
+    pickled = tmp_path / "results.pickle"
+    done = in_container([container_python(), str(TESTS / "container_grade.py"), str(SPEC), str(tmp_path / "out"),
+                         str(pickled), str(batch)], timeout=DEADLINE_S)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    data = pickle.loads(pickled.read_bytes())
+    assert data["profile"].name.startswith("container+"), data["profile"].describe()
+    for name in ("correct_loops", "reads_octave_memory"):
+        problems = check_expectations(data["results"][name], load_expected(corpus / f"{name}.expected.yaml"))
+        assert not problems, f"{name} in a container:\n- " + "\n- ".join(problems) + "\n" + describe(data["results"][name])
