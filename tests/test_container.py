@@ -350,8 +350,9 @@ def test_container_uids_never_meet_bubblewrap_uids():
 
 def test_octave_in_a_container_starts_no_program(tmp_path):
     """MATLAB grading under the container profile: Octave runs (its exec is allowed, after
-    Landlock and seccomp), and a program it tries to start is refused, so the key-reading
-    attack of submissions/hw7_iteration_matlab/reads_octave_memory is seen calling sum."""
+    Landlock and seccomp), a program it tries to start is refused, so the key-reading attack of
+    submissions/hw7_iteration_matlab/reads_octave_memory is seen calling sum, and the JVM's
+    folder is left out of what it may read (without mounts, nothing can show it empty)."""
     from grader.languages.matlab_session import octave_path
 
     assert octave_path(), "GNU Octave is required (CI installs it with --test)"
@@ -361,6 +362,10 @@ def test_octave_in_a_container_starts_no_program(tmp_path):
     corpus = ROOT / "submissions" / "hw7_iteration_matlab"
     for name in ("correct_loops", "reads_octave_memory"):
         shutil.copytree(corpus / name, batch / name)
+    shutil.copytree(corpus / "correct_loops", batch / "loads_a_jvm")     # Landlock leaves /usr/lib/jvm out
+    (batch / "loads_a_jvm" / "scrabbleScore.m").write_text(
+        "function out = scrabbleScore(mine, theirs)\n"
+        "out = char(javaObject('java.io.RandomAccessFile', '/proc/self/maps', 'r').readLine());\n")
     pickled = tmp_path / "results.pickle"
     done = in_container([container_python(), str(TESTS / "container_grade.py"), str(SPEC), str(tmp_path / "out"),
                          str(pickled), str(batch)], timeout=DEADLINE_S)
@@ -370,3 +375,17 @@ def test_octave_in_a_container_starts_no_program(tmp_path):
     for name in ("correct_loops", "reads_octave_memory"):
         problems = check_expectations(data["results"][name], load_expected(corpus / f"{name}.expected.yaml"))
         assert not problems, f"{name} in a container:\n- " + "\n- ".join(problems) + "\n" + describe(data["results"][name])
+    jvm = [t for t in data["results"]["loads_a_jvm"].tests if t.function == "scrabbleScore"]
+    assert jvm and all(t.status == "error" for t in jvm), jvm[0]
+    assert all("libjvm.so" in t.message for t in jvm if t.visibility == "public"), jvm[0]   # hidden: staff-only
+
+
+def test_a_hidden_folder_is_cut_out_of_the_landlock_grants(tmp_path):
+    """Landlock only grants: a hidden folder's ancestors are granted entry by entry around it."""
+    for folder in ("usr/bin", "usr/lib/jvm/jdk", "usr/lib/python3", "etc"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "usr" / "lib" / "libc.so").write_text("")
+    usr, etc = str(tmp_path / "usr"), str(tmp_path / "etc")
+    kept = container.without([usr, etc], (str(tmp_path / "usr" / "lib" / "jvm"),))
+    assert sorted(kept) == sorted([f"{usr}/bin", f"{usr}/lib/libc.so", f"{usr}/lib/python3", etc])
+    assert container.without([usr], ()) == [usr] and container.without([usr], (usr,)) == []

@@ -198,10 +198,38 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.U
        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2"}   # see _bwrap.build
 
 
-def confinement(prof: IsolationProfile, uid: int, gid: int, extra_read: tuple[str, ...] = ()) -> dict[str, Any]:
-    """What ``child/confine.enter`` applies to a session (or a whole program) of this profile."""
+def without(read: list[str], hidden: tuple[str, ...]) -> list[str]:
+    """``read`` with the ``hidden`` folders cut out of it.  Landlock only grants, so a granted
+    folder holding a hidden one is granted entry by entry along the way down to it, every
+    entry but the hidden one (``/usr`` without ``/usr/lib/jvm``: ``/usr``'s entries but
+    ``lib``, and ``/usr/lib``'s entries but ``jvm``)."""
+    cuts = [os.path.realpath(h) for h in hidden if os.path.isdir(h)]
+    out: list[str] = []
+    for path in read:
+        inside = [c for c in cuts if c == path or c.startswith(path.rstrip("/") + "/")]
+        out += _split_around(path, inside) if inside else [path]
+    return out
+
+
+def _split_around(path: str, cuts: list[str]) -> list[str]:
+    if path in cuts:
+        return []
+    if not os.path.isdir(path):
+        return [path]
+    kept: list[str] = []
+    for entry in sorted(os.listdir(path)):
+        child = os.path.join(path, entry)
+        inside = [c for c in cuts if c == child or c.startswith(child + "/")]
+        kept += _split_around(child, inside) if inside else [child]
+    return kept
+
+
+def confinement(prof: IsolationProfile, uid: int, gid: int, extra_read: tuple[str, ...] = (),
+                hidden: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What ``child/confine.enter`` applies to a session (or a whole program) of this profile;
+    ``hidden``: folders it may not read although they lie in readable ones (Landlock only)."""
     abi = next((int(x[len("landlock-abi"):]) for x in prof.layers if x.startswith("landlock-abi")), 0)
-    read = read_paths() + [os.path.realpath(p) for p in extra_read if os.path.exists(p)]
+    read = without(read_paths() + [os.path.realpath(p) for p in extra_read if os.path.exists(p)], hidden)
     return {"uid": uid, "gid": gid, "landlock": abi, "read": read,
             "seccomp": "seccomp-session-filter" in prof.layers, "litter": [] if abi else list(LITTER)}
 
@@ -278,7 +306,7 @@ def _take_uid(slot: int) -> tuple[int, int | None]:
 class ProgramBox:
     """A whole program's uid and scratch folder under the container profile (``process.py``)."""
 
-    def __init__(self, slot: int, prof: IsolationProfile, binds: tuple[str, ...]) -> None:
+    def __init__(self, slot: int, prof: IsolationProfile, binds: tuple[str, ...], hidden: tuple[str, ...] = ()) -> None:
         self.profile = prof
         self.uid, self._lock = _take_uid(slot)
         self.root = tempfile.mkdtemp(prefix=f"grader-p{slot}-")
@@ -286,7 +314,7 @@ class ProgramBox:
         self.scratch = os.path.join(self.root, "w")
         os.mkdir(self.scratch, 0o700)
         os.chown(self.scratch, self.uid, self.uid)
-        self.config = confinement(prof, self.uid, self.uid, binds)
+        self.config = confinement(prof, self.uid, self.uid, binds, hidden)
 
     def close(self) -> None:
         from .child.confine import sweep_uid

@@ -469,8 +469,9 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
     """Start argv with files in a private scratch folder as cwd (as ``slot``'s uid; None: a free program slot).
 
     last_exec: argv's exec is the program's last, it can start no other program (see
-    ``child/lastexec.py``; Linux).  masks: folders the sandbox shows empty (bubblewrap only),
-    e.g. a runtime the program could load into its own process."""
+    ``child/lastexec.py``; Linux).  masks: folders the program cannot read (bubblewrap shows
+    them empty; the container profile leaves them out of its Landlock rules), e.g. a runtime
+    the program could load into its own process."""
     profile = profile or probe()
     lock: int | None = None
     if slot is None:
@@ -486,7 +487,7 @@ def spawn(argv: Sequence[str], files: Mapping[str, str | bytes], *, limits: Limi
         from .session import _count_own_processes
         lim["nproc_abs"] = L.nproc + _count_own_processes()
     if profile.name.startswith("container"):    # own uid, Landlock, seccomp: see container.py
-        box = container.ProgramBox(slot, profile, tuple(b if isinstance(b, str) else b[0] for b in binds))
+        box = container.ProgramBox(slot, profile, tuple(b if isinstance(b, str) else b[0] for b in binds), tuple(masks))
         cfg["scratch"], cfg["container"], cleanup = box.scratch, box.config, box.close
         lim.pop("nproc_abs", None)
         # the scratch is the only folder the program may write: HOME and TMPDIR point there
