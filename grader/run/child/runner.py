@@ -643,6 +643,7 @@ class Child:
         self._receive_files()
         self.msg.setdefault("nonce", "")
         self._setup()
+        _unlist_harness()
         self._load()
         while True:
             line = self.reader.readline()
@@ -655,6 +656,15 @@ class Child:
                 self._calls(req)
             else:
                 os._exit(0)
+
+
+def _unlist_harness() -> None:
+    """Take the harness's modules out of ``sys.modules`` before student code loads: the harness
+    runs on from the objects it holds, and ``import _gradechild.monitor`` (which the interpreter,
+    started with ``-I``, finds nowhere else) once let a submission mark its forged code as the
+    standard library's own in the monitor's cache, so its call of ``sum`` went unrecorded."""
+    for name in [n for n in sys.modules if n == "_gradechild" or n.startswith("_gradechild.")]:
+        del sys.modules[name]
 
 
 def _handler_of(child: Child) -> Callable[[int, object], None]:
