@@ -124,16 +124,32 @@ class Assembler:
         return out
 
 
-def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
-    """The session's seccomp program for this machine's architecture (see the module doc)."""
-    arch = arch if arch is not None else native_arch()
-    nrs = SYSCALLS[arch]
+def begin_filter(arch: int) -> Assembler:
+    """A filter's start: another architecture's call is killed, x32's refused, and the call's
+    number loaded for what follows (which may jump to the labels ``eperm`` and ``kill``)."""
     a = Assembler()
     a.emit(_LD_W_ABS, _OFF_ARCH)
     a.emit(_JEQ_K, arch, 0, "kill")
     a.emit(_LD_W_ABS, _OFF_NR)
     if arch == AUDIT_ARCH_X86_64:
         a.emit(_JGE_K, _X32, "eperm", 0)
+    return a
+
+
+def end_filter(a: Assembler, **errnos: int) -> list[tuple[int, int, int, int]]:
+    """A filter's end: one return per label, each errno in ``errnos``, then ``eperm`` and ``kill``."""
+    for label, value in {**{k: _errno(v) for k, v in errnos.items()}, "eperm": _errno(errno.EPERM),
+                         "kill": RET_KILL_PROCESS}.items():
+        a.label(label)
+        a.emit(_RET_K, value)
+    return a.program()
+
+
+def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
+    """The session's seccomp program for this machine's architecture (see the module doc)."""
+    arch = arch if arch is not None else native_arch()
+    nrs = SYSCALLS[arch]
+    a = begin_filter(arch)
     for name in DENIED:
         a.emit(_JEQ_K, nrs[name], "eperm", 0)
     a.emit(_JEQ_K, nrs["clone3"], "enosys", 0)
@@ -148,13 +164,7 @@ def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]
     a.emit(_LD_W_ABS, _OFF_ARG0_LO)
     a.emit(_JEQ_K, AF_UNIX, 0, "eperm")
     a.emit(_RET_K, RET_ALLOW)
-    a.label("enosys")
-    a.emit(_RET_K, _errno(errno.ENOSYS))
-    a.label("eperm")
-    a.emit(_RET_K, _errno(errno.EPERM))
-    a.label("kill")
-    a.emit(_RET_K, RET_KILL_PROCESS)
-    return a.program()
+    return end_filter(a, enosys=errno.ENOSYS)
 
 
 def native_arch() -> int:

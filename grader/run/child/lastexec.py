@@ -20,8 +20,8 @@ import ctypes
 import errno
 import os
 
-from .confine import (_JEQ_K, _JGE_K, _LD_W_ABS, _OFF_ARCH, _OFF_ARG0_LO, _OFF_NR, _RET_K, _X32, AUDIT_ARCH_X86_64,
-                      RET_ALLOW, RET_KILL_PROCESS, SYSCALLS, Assembler, _errno, install_filter, native_arch)
+from .confine import (_JEQ_K, _LD_W_ABS, _OFF_ARG0_LO, _RET_K, RET_ALLOW, SYSCALLS, begin_filter, end_filter,
+                      install_filter, native_arch)
 from .linux import PR_SET_NO_NEW_PRIVS, libc, prctl
 
 TYPE_CHECKING = False  # the sandboxed child does not import typing
@@ -36,12 +36,7 @@ def exec_filter(address: int, arch: int | None = None) -> list[tuple[int, int, i
     and cross-process memory calls, which get EACCES and EPERM."""
     arch = arch if arch is not None else native_arch()
     nrs = SYSCALLS[arch]
-    a = Assembler()
-    a.emit(_LD_W_ABS, _OFF_ARCH)
-    a.emit(_JEQ_K, arch, 0, "kill")
-    a.emit(_LD_W_ABS, _OFF_NR)
-    if arch == AUDIT_ARCH_X86_64:
-        a.emit(_JGE_K, _X32, "eperm", 0)
+    a = begin_filter(arch)
     for name in ("ptrace", "process_vm_readv", "process_vm_writev"):
         a.emit(_JEQ_K, nrs[name], "eperm", 0)
     a.emit(_JEQ_K, nrs["execve"], "path", 0)
@@ -53,13 +48,7 @@ def exec_filter(address: int, arch: int | None = None) -> list[tuple[int, int, i
     a.emit(_LD_W_ABS, _OFF_ARG0_HI)
     a.emit(_JEQ_K, address >> 32, 0, "eacces")
     a.emit(_RET_K, RET_ALLOW)
-    a.label("eacces")
-    a.emit(_RET_K, _errno(errno.EACCES))
-    a.label("eperm")
-    a.emit(_RET_K, _errno(errno.EPERM))
-    a.label("kill")
-    a.emit(_RET_K, RET_KILL_PROCESS)
-    return a.program()
+    return end_filter(a, eacces=errno.EACCES)
 
 
 def _resolve(name: str, env: Mapping[str, str]) -> str:
