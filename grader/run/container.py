@@ -204,24 +204,16 @@ def without(read: list[str], hidden: tuple[str, ...]) -> list[str]:
     entry but the hidden one (``/usr`` without ``/usr/lib/jvm``: ``/usr``'s entries but
     ``lib``, and ``/usr/lib``'s entries but ``jvm``)."""
     cuts = [os.path.realpath(h) for h in hidden if os.path.isdir(h)]
-    out: list[str] = []
-    for path in read:
-        inside = [c for c in cuts if c == path or c.startswith(path.rstrip("/") + "/")]
-        out += _split_around(path, inside) if inside else [path]
-    return out
+    return [kept for path in read for kept in _around(path, cuts)]
 
 
-def _split_around(path: str, cuts: list[str]) -> list[str]:
-    if path in cuts:
-        return []
-    if not os.path.isdir(path):
+def _around(path: str, cuts: list[str]) -> list[str]:
+    inside = [c for c in cuts if c == path or c.startswith(path.rstrip("/") + "/")]
+    if not inside:
         return [path]
-    kept: list[str] = []
-    for entry in sorted(os.listdir(path)):
-        child = os.path.join(path, entry)
-        inside = [c for c in cuts if c == child or c.startswith(child + "/")]
-        kept += _split_around(child, inside) if inside else [child]
-    return kept
+    if path in inside:
+        return []
+    return [kept for entry in sorted(os.listdir(path)) for kept in _around(os.path.join(path, entry), inside)]
 
 
 def confinement(prof: IsolationProfile, uid: int, gid: int, extra_read: tuple[str, ...] = (),

@@ -603,11 +603,7 @@ class Tripwires:
 
         for stand_in, original in ((__import__, original_import), (import_module, original_import_module),
                                    (exec, original_exec)):
-            for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
-                try:
-                    setattr(stand_in, attr, getattr(original, attr))
-                except (AttributeError, TypeError):
-                    pass
+            _dress(stand_in, original)
         builtins.__import__ = __import__
         importlib.import_module = import_module
         builtins.exec = exec
@@ -637,12 +633,7 @@ class Tripwires:
             return swap(referrers(*objs))
 
         for stand_in, original in ((get_objects, objects), (get_referents, referents), (get_referrers, referrers)):
-            for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
-                try:
-                    setattr(stand_in, attr, getattr(original, attr))
-                except (AttributeError, TypeError):
-                    pass
-            setattr(gc, original.__name__, stand_in)
+            setattr(gc, original.__name__, _dress(stand_in, original))
 
     def _patch_copies(self, namespace: Any) -> None:
         """A fresh copy of a library module (``runpy.run_module``, ``spec_from_file_location`` and
@@ -737,12 +728,7 @@ class Tripwires:
             record(banned, names)
             return call(*args, **kwargs)
 
-        for attr in ("__name__", "__qualname__", "__doc__", "__module__", "__text_signature__"):
-            try:
-                setattr(stand_in, attr, getattr(original, attr))
-            except (AttributeError, TypeError):
-                pass
-        return stand_in
+        return _dress(stand_in, original, "__text_signature__")
 
     def _record(self, banned: str, names: set[str]) -> None:
         if not self.active:
@@ -772,6 +758,16 @@ class Tripwires:
             if namespace.get(attr) is not stand_in:
                 return True
         return False
+
+
+def _dress(stand_in: Any, original: Any, *more: str) -> Any:
+    """``stand_in`` with the original's name, qualified name, doc and module (and ``more``)."""
+    for attr in ("__name__", "__qualname__", "__doc__", "__module__", *more):
+        try:
+            setattr(stand_in, attr, getattr(original, attr))
+        except (AttributeError, TypeError):
+            pass
+    return stand_in
 
 
 def _place_on_class(qual: str, obj: Any, stand_in: Any) -> None:
