@@ -102,7 +102,7 @@ def test_syscall_numbers_agree_with_libseccomp():
     assert not wrong, wrong
 
 
-def test_seccomp_refuses_sockets_namespaces_ipc_and_ptrace(tmp_path):
+def test_seccomp_refuses_sockets_namespaces_ipc_ptrace_and_shared_kernel_state(tmp_path):
     if os.geteuid() != 0:
         not_here("dropping to a slot uid needs root")
     code = r'''
@@ -131,6 +131,15 @@ if pid == 0:
     os._exit(7)
 assert os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 7
 t = threading.Thread(target=out.append, args=("thread ok",)); t.start(); t.join()
+import fcntl, struct
+fd = os.open(os.__file__, os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_EX)                       # succeeds, and does nothing (shared-kernel state)
+try:
+    fcntl.fcntl(fd, fcntl.F_OFD_GETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)); out.append("asked a lock")
+except OSError as e:
+    assert e.errno == errno.ENOLCK, e
+if libc.inotify_init1(0) != -1:
+    out.append("inotify")
 print(out)
 '''
     done = _run_confined(code, tmp_path)

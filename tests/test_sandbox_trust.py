@@ -187,3 +187,48 @@ def test_without_cgroups_a_process_forked_by_a_thread_is_counted_while_it_runs(s
             other.meter = ProcTree(other._proc.pid)
             r = s.call("work_in_a_fork_from_a_thread", [20.0], time_limit=0.4)
     assert r.status == "timeout" and "CPU time" in r.detail and r.time_s < 2.0, r
+
+
+# ----------------------------------------------------------------- class 5: no channel between sessions
+@pytest.mark.parametrize("channel", ["lock", "flock", "aio"])
+def test_a_session_cannot_read_what_a_session_beside_it_publishes_in_kernel_state(sb, channel):
+    """Players of one game, or two students graded side by side, run in sandboxes at the same
+    time: kernel state that any process can set and any other read back exactly would let them
+    talk (a red team read other players' hands in /proc/locks)."""
+    with Sandbox(probe(), Limits(), slot=SLOT + 1) as other, session(other, "covert.py") as sender, \
+            session(sb, "covert.py") as receiver:
+        if channel == "aio":
+            before = receiver.call("listen_aio", [], time_limit=5)
+            sent = sender.call("publish_aio", [4242], time_limit=5)
+            after = receiver.call("listen_aio", [], time_limit=5)
+            assert sent.status == "ok" and sent.value != "published", sent
+            assert after.status == "ok" and after.value == before.value, (before, after)
+            return
+        sent = sender.call(f"publish_{channel}", [4242] if channel == "lock" else [], time_limit=5)
+        seen = receiver.call(f"listen_{channel}", [4242] if channel == "lock" else [], time_limit=5)
+        assert sent.status == "ok" and sent.value == "published", sent    # a lock taken works for its taker
+        assert seen.status == "ok" and seen.value in (False, "free"), seen
+
+
+def test_a_session_may_take_locks_but_learns_nothing_of_others_and_watches_no_shared_file(sb):
+    with session(sb, "covert.py") as s:
+        assert s.call("publish_flock", [], time_limit=5).value == "published"
+        assert s.call("ask_lock", [], time_limit=5).value.startswith("refused")
+        assert s.call("watch_shared_file", [], time_limit=5).value.startswith("refused")
+
+
+def test_a_console_program_has_the_sessions_filter_too():
+    """Programs (Blackjack, Octave) run through the same shim: no lock to ask about, no watch on
+    a shared file, no kernel keyring (which would outlive the program in the slot's namespace)."""
+    from grader.run import process
+
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import covert, ctypes\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "print(covert.ask_lock()); print(covert.watch_shared_file())\n"
+            "print('key', libc.syscall(covert.KEYCTL_NR, 0, -3, 0), ctypes.get_errno())\n")
+    files = {"covert.py": (ATTACKS / "covert.py").read_text()}
+    with process.spawn(["python3", "-I", "-c", code, "/w"], files) as program:
+        out = program.read_all(30).splitlines()
+        program.wait(5)
+    assert out[0].startswith("refused") and out[1].startswith("refused"), out
+    assert out[2] == "key -1 1", out                                               # EPERM

@@ -18,8 +18,9 @@ Layers, in this order (each needs the one before):
    memory, mounts, namespaces (``unshare``, ``setns``, namespace flags of ``clone``,
    ``clone3`` as ENOSYS so libc falls back to ``clone``), kexec, bpf, perf_event_open, SysV
    IPC, personality, kernel keyrings, io_uring (it can open sockets behind seccomp's back),
-   userfaultfd, module loading, swap, reboot, chroot, file handles.  Other architectures'
-   system calls (x32 on x86_64, or an unknown ABI) are refused outright.
+   userfaultfd, module loading, swap, reboot, chroot, file handles; and, as in every session
+   (``session_filter``), the kernel state all sandboxes share (``_F_TAKE_LOCK``).  Other
+   architectures' system calls (x32 on x86_64, or an unknown ABI) are refused outright.
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ SYSCALLS = {
         "swapoff": 168, "reboot": 169, "acct": 163, "quotactl": 179, "open_by_handle_at": 304,
         "name_to_handle_at": 303, "fanotify_init": 300, "syslog": 103, "vhangup": 153, "socket": 41,
         "socketpair": 53, "clone": 56, "clone3": 435, "execve": 59, "execveat": 322,
+        "flock": 73, "fcntl": 72, "inotify_init": 253, "inotify_init1": 294, "io_setup": 206,
     },
     AUDIT_ARCH_AARCH64: {
         "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "mount": 40,
@@ -85,7 +87,7 @@ SYSCALLS = {
         "delete_module": 106, "swapon": 224, "swapoff": 225, "reboot": 142, "acct": 89, "quotactl": 60,
         "open_by_handle_at": 265, "name_to_handle_at": 264, "fanotify_init": 262, "syslog": 116,
         "vhangup": 58, "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435, "execve": 221,
-        "execveat": 281,
+        "execveat": 281, "flock": 32, "fcntl": 25, "inotify_init1": 26, "io_setup": 0,
     },
 }
 
@@ -94,7 +96,22 @@ _LD_W_ABS, _JEQ_K, _JSET_K, _JGE_K, _RET_K = 0x20, 0x15, 0x45, 0x35, 0x06
 RET_ALLOW = 0x7FFF0000
 RET_KILL_PROCESS = 0x80000000
 _RET_ERRNO = 0x00050000
-_OFF_NR, _OFF_ARCH, _OFF_ARG0_LO = 0, 4, 16
+_OFF_NR, _OFF_ARCH, _OFF_ARG0_LO, _OFF_ARG1_LO = 0, 4, 16, 24
+
+# State of the kernel that every sandbox on the machine shares, which a process can set to any
+# value and a process in another sandbox read back exactly: a channel between two sessions
+# that run side by side (the players of one game, two students graded at once).  File locks
+# are kept per inode, and every sandbox can open the same read-only files (the interpreter's
+# own); /proc/locks lists open file descriptions' locks in every pid namespace.  inotify
+# reports another sandbox's opening of such a file.  The machine's count of AIO contexts
+# (/proc/sys/fs/aio-nr) is whatever sum their sizes make.  A session runs one program, whose
+# locks guard it against nobody: taking or releasing a lock succeeds and does nothing, asking
+# who holds one fails (ENOLCK), leases and directory notices are refused, and so are inotify
+# and AIO contexts (EPERM: the standard library uses neither).
+_F_TAKE_LOCK = (6, 7, 37, 38)            # F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW
+_F_ASK_LOCK = (5, 36)                    # F_GETLK, F_OFD_GETLK
+_F_REFUSED = (1024, 1025, 1026)          # F_SETLEASE, F_GETLEASE, F_NOTIFY
+_CHANNELS_REFUSED = ("inotify_init", "inotify_init1", "io_setup")
 
 
 def _errno(e: int) -> int:
@@ -145,6 +162,43 @@ def end_filter(a: Assembler, **errnos: int) -> list[tuple[int, int, int, int]]:
     return a.program()
 
 
+def _shared_state_checks(a: Assembler, nrs: dict[str, int]) -> None:
+    """Jumps for the calls that reach kernel state sandboxes share (see ``_F_TAKE_LOCK``);
+    a filter that emits them ends with :func:`_shared_state_end`."""
+    a.emit(_JEQ_K, nrs["flock"], "noop", 0)
+    a.emit(_JEQ_K, nrs["fcntl"], "fcntl", 0)
+    for name in _CHANNELS_REFUSED:
+        if name in nrs:                      # aarch64 has only inotify_init1
+            a.emit(_JEQ_K, nrs[name], "eperm", 0)
+
+
+def _shared_state_end(a: Assembler) -> list[tuple[int, int, int, int]]:
+    a.label("fcntl")
+    a.emit(_LD_W_ABS, _OFF_ARG1_LO)
+    for cmd in _F_TAKE_LOCK:
+        a.emit(_JEQ_K, cmd, "noop", 0)
+    for cmd in _F_ASK_LOCK:
+        a.emit(_JEQ_K, cmd, "nolock", 0)
+    for cmd in _F_REFUSED:
+        a.emit(_JEQ_K, cmd, "eperm", 0)
+    a.emit(_RET_K, RET_ALLOW)
+    return end_filter(a, noop=0, nolock=errno.ENOLCK, enosys=errno.ENOSYS)
+
+
+def session_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
+    """The seccomp program of a session in namespaces of its own (bubblewrap): those isolate
+    everything else, but kernel keyrings belong to the slot's user namespace and would outlive
+    the session, and some state is the whole kernel's (``_F_TAKE_LOCK``)."""
+    arch = arch if arch is not None else native_arch()
+    nrs = SYSCALLS[arch]
+    a = begin_filter(arch)
+    for name in ("add_key", "request_key", "keyctl"):
+        a.emit(_JEQ_K, nrs[name], "eperm", 0)
+    _shared_state_checks(a, nrs)
+    a.emit(_RET_K, RET_ALLOW)
+    return _shared_state_end(a)
+
+
 def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
     """The session's seccomp program for this machine's architecture (see the module doc)."""
     arch = arch if arch is not None else native_arch()
@@ -152,6 +206,7 @@ def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]
     a = begin_filter(arch)
     for name in DENIED:
         a.emit(_JEQ_K, nrs[name], "eperm", 0)
+    _shared_state_checks(a, nrs)
     a.emit(_JEQ_K, nrs["clone3"], "enosys", 0)
     a.emit(_JEQ_K, nrs["clone"], "clone", 0)
     a.emit(_JEQ_K, nrs["socketpair"], "socketpair", 0)
@@ -164,7 +219,7 @@ def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]
     a.emit(_LD_W_ABS, _OFF_ARG0_LO)
     a.emit(_JEQ_K, AF_UNIX, 0, "eperm")
     a.emit(_RET_K, RET_ALLOW)
-    return end_filter(a, enosys=errno.ENOSYS)
+    return _shared_state_end(a)
 
 
 def native_arch() -> int:
@@ -176,13 +231,34 @@ def native_arch() -> int:
     raise OSError(errno.ENOSYS, f"no seccomp filter for the {machine} architecture")
 
 
+class Prepared:
+    """A BPF program in the kernel's layout, made once: the zygote prepares the session filter
+    before it forks, and each session only loads it."""
+
+    def __init__(self, prog: list[tuple[int, int, int, int]]) -> None:
+        self._arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
+        self._fprog = _SockFprog(len(prog), self._arr)
+
+    def install(self) -> None:
+        """Load it for this thread and every child (needs no_new_privs or CAP_SYS_ADMIN)."""
+        if prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(self._fprog)) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, f"seccomp: {os.strerror(e)}")
+
+
 def install_filter(prog: list[tuple[int, int, int, int]]) -> None:
-    """Load a BPF program for this thread and every child (needs no_new_privs or CAP_SYS_ADMIN)."""
-    arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
-    fprog = _SockFprog(len(prog), arr)
-    if prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog)) != 0:
-        e = ctypes.get_errno()
-        raise OSError(e, f"seccomp: {os.strerror(e)}")
+    Prepared(prog).install()
+
+
+_session: Prepared | None = None
+
+
+def prepared_session_filter() -> Prepared:
+    """:func:`session_filter`, prepared once per process."""
+    global _session
+    if _session is None:
+        _session = Prepared(session_filter())
+    return _session
 
 
 # ------------------------------------------------------------------ Landlock

@@ -70,7 +70,6 @@ from _gradechild.linux import (  # noqa: E402
     _chk,
     drop_all_caps,
     drop_bounding_set,
-    keyring_filter,
     libc,
     mount,
     prctl,
@@ -142,7 +141,7 @@ class Zygote:
             _chk(libc().unshare(CLONE_NEWNS), "unshare")
             mount(None, "/", None, MS_REC | MS_PRIVATE)
             drop_bounding_set()
-            keyring_filter()
+            confine.prepared_session_filter()   # built once here; every session loads it
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 0)        # children cannot ptrace / read our memory
         if resource is not None:
@@ -476,6 +475,7 @@ def exec_main(cfg_fd: int) -> None:
         mount(None, "/dev", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
         drop_all_caps()
         prctl(PR_SET_NO_NEW_PRIVS, 1)
+        confine.prepared_session_filter().install()
     scratch = cfg.get("scratch") or "/w"
     if cfg.get("container"):        # no namespaces: own uid, Landlock, seccomp (confine.py)
         confine.enter(cfg["container"], scratch)

@@ -94,8 +94,6 @@ def drop_caps() -> None:
 # ------------------------------------------------------------------ seccomp: no kernel keyrings
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
-_AUDIT_ARCH = {0xC000003E: (248, 249, 250), 0xC00000B7: (217, 218, 219)}   # x86_64, aarch64
-_X32 = 0x40000000
 
 
 class _SockFilter(ctypes.Structure):
@@ -104,42 +102,6 @@ class _SockFilter(ctypes.Structure):
 
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_SockFilter))]
-
-
-def _keyring_filter() -> list[tuple[int, int, int, int]]:
-    """BPF: on a known architecture, add_key/request_key/keyctl fail with EPERM; all else runs."""
-    ld_abs, jeq, ret = 0x20, 0x15, 0x06
-    allow, eperm = 0x7FFF0000, 0x00050000 | 1
-    prog: list[tuple[int, int, int, int]] = []
-    for arch, numbers in _AUDIT_ARCH.items():
-        nrs = list(numbers) + ([n | _X32 for n in numbers] if arch == 0xC000003E else [])
-        block = [(ld_abs, 0, 0, 0)]                              # A = seccomp_data.nr
-        for i, nr in enumerate(nrs):
-            block.append((jeq, len(nrs) - i, 0, nr))             # -> the EPERM at the block's end
-        block += [(ret, 0, 0, allow), (ret, 0, 0, eperm)]
-        prog += [(ld_abs, 0, 0, 4), (jeq, 0, len(block), arch)]   # A = seccomp_data.arch
-        prog += block
-    prog.append((ret, 0, 0, allow))
-    return prog
-
-
-_fprog: tuple[_SockFprog, ctypes.Array[_SockFilter]] | None = None
-
-
-def keyring_filter() -> _SockFprog:
-    """The filter, built once (the zygote builds it before forking: a session only installs it)."""
-    global _fprog
-    if _fprog is None:
-        prog = _keyring_filter()
-        arr = (_SockFilter * len(prog))(*[_SockFilter(*ins) for ins in prog])
-        _fprog = (_SockFprog(len(prog), arr), arr)
-    return _fprog[0]
-
-
-def forbid_keyrings() -> None:
-    """Kernel keyrings belong to the slot's user namespace and would outlive a session:
-    refuse them (needs no_new_privs, which the child sets first)."""
-    _chk(prctl_ptr(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(keyring_filter())), "seccomp")
 
 
 def prctl_ptr(option: int, arg2: int, address: int) -> int:

@@ -27,7 +27,7 @@ try:
 except ImportError:  # pragma: no cover - an interpreter without it
     _signal = signal
 
-from _gradechild import codec
+from _gradechild import codec, confine
 from _gradechild.deadlines import slowed_until
 from _gradechild.monitor import CallWatcher, Tripwires  # imported in the zygote: sessions pay nothing
 from _gradechild.linux import (
@@ -40,7 +40,6 @@ from _gradechild.linux import (
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
     drop_caps,
-    forbid_keyrings,
     mount,
     prctl,
 )
@@ -201,7 +200,7 @@ class Child:
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
             if self.isolated:
-                forbid_keyrings()
+                confine.prepared_session_filter().install()   # see confine.session_filter
         try:
             os.setsid()
         except OSError:
