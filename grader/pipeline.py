@@ -17,7 +17,7 @@ from grader.judge.timeouts import TimeoutRule
 from grader.judge.verdict import ErrorKind, SubmissionError, SubmissionResult, TestResult, Violation
 from grader.plan import Plan, PlannedCase
 from grader.run.sandbox import CallResult, LoadResult, Sandbox
-from grader.spec.model import FunctionSpec, Spec
+from grader.spec.model import Case, FunctionSpec, Spec
 from grader.static.banscan import static_violations
 from grader.static.syntax import excerpt, syntax_problem
 from grader.languages import Language, get_language
@@ -84,15 +84,20 @@ def _reload_failed(load: LoadResult) -> CallResult:
     return CallResult("crashed", detail=f"the file could not be loaded again: {load.message}")
 
 
-def runtime_violations(result: CallResult, fn: FunctionSpec, case_name: str, language: Language) -> list[Violation]:
+def runtime_violations(result: CallResult, fn: FunctionSpec, case: Case, language: Language) -> list[Violation]:
+    """The banned calls and tampering a case's run reported.  Of a hidden case, no line: the
+    line is the code's to choose (``code.replace(co_firstlineno=...)``), and a red team spelt
+    every hidden input out in the lines of the findings."""
     if not result.watch_hits and not result.tampered:
         return []       # nearly every call: asked for every case of every submission
     counts = fn.bans.penalty != "warn"
+    case_name = case.name
     found = []
     for hit in result.watch_hits:
         banned = language.policy_name(str(hit.get("banned", "?")), fn.bans.names)
         if banned is not None:
-            found.append(Violation(rule="banned-call", banned=banned, layer="runtime", line=hit.get("line"),
+            line = hit.get("line") if case.is_public else None
+            found.append(Violation(rule="banned-call", banned=banned, layer="runtime", line=line,
                                    functions=(fn.name,), case=case_name, counts=counts,
                                    message=f"called banned {hit.get('banned')} while running case {case_name}"))
     if result.tampered:
@@ -214,7 +219,7 @@ class FunctionGrader:
                         fn_tests.append(judge_case(fn, p.case, p.expected, not_run, self.context(fn, p)))
                         continue
                     call = calls[id(p)]
-                    fn_violations += runtime_violations(call, fn, p.case.name, language)
+                    fn_violations += runtime_violations(call, fn, p.case, language)
                     fn_tests.append(judge_case(fn, p.case, p.expected, observe(call, p.time_limit, p.case.is_public),
                                                self.context(fn, p)))
             result, fn_tests = score_function(fn, fn_tests, fn_violations, found_as)

@@ -331,11 +331,33 @@ def test_hidden_times_are_coarse_in_every_student_facing_output(hostile_reports)
     assert times and all(abs(t * 10 - round(t * 10)) < 1e-9 for t in times), times
     staff = json.loads((out / "staff" / "leak_hidden_via_time.json").read_text())["tests"]
     assert len({t["time_s"] for t in staff if t["visibility"] == "hidden" and t["function"] == "scrabbleScore"}) > 5
+    assert json.loads((out / "leak_hidden_via_time.json").read_text())["duration_s"] % 1 == 0   # whole seconds
+    import xml.etree.ElementTree as ET
+
+    for case in ET.parse(out / "junit.xml").iter("testcase"):   # CI pages show JUnit to students
+        if "scrabble_random" in case.get("name", ""):
+            assert abs(float(case.get("time")) * 10 - round(float(case.get("time")) * 10)) < 1e-9, case.attrib
     for board in out.rglob("results.json"):      # Gradescope's: hidden cases say their status only
         for case in json.loads(board.read_text())["tests"]:
             if case.get("visibility") != "visible":
                 assert all(abs(float(x) * 10 - round(float(x) * 10)) < 1e-9
                            for x in re.findall(r"Time: (\d+\.\d+)s", case.get("output", ""))), case
+
+
+def test_a_banned_call_in_a_hidden_case_is_reported_without_the_line_the_code_chose(hostile_reports):
+    """Class 2: a run-time finding's line is the code's own to choose (``co_firstlineno``);
+    hidden_args_in_ban_lines spelt every hidden input out in them, so of a hidden case a
+    student sees that the banned function ran, never where."""
+    import json
+
+    out = hostile_reports["out"]
+    shown = json.loads((out / "hidden_args_in_ban_lines.json").read_text())
+    runtime = [v for v in shown["functions"]["scrabbleScore"]["violations"] if v["layer"] == "runtime"]
+    assert runtime and all(v["line"] is None for v in runtime), runtime   # it calls sum on hidden cases only
+    for path in [out / "hidden_args_in_ban_lines.json", *out.glob("feedback/hidden_args_in_ban_lines*"),
+                 *out.glob("gradescope/hidden_args_in_ban_lines*/results.json"), *out.glob("report/students/hidden_args_in_ban_lines*")]:
+        spelt = re.findall(r"\b1[01]\d{5}\b", path.read_text())
+        assert not spelt, f"{path.relative_to(out)} shows lines {spelt[:5]}"
 
 
 def test_evil_ids_are_graded_like_their_originals_and_shown_harmlessly(hostile_run, hostile_reports):

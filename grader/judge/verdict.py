@@ -94,6 +94,13 @@ def hidden_time(seconds: float) -> float:
     return round(round(seconds / HIDDEN_TIME_STEP) * HIDDEN_TIME_STEP, 1)
 
 
+def shown_duration(seconds: float) -> float:
+    """A submission's wall time as a student may see it, in whole seconds: it holds the hidden
+    cases' wall time, which code that sleeps in proportion to a hidden input spends on purpose
+    (a red team read hidden inputs back from it to a tenth of a second)."""
+    return float(round(seconds))
+
+
 def _for_student(case: dict[str, Any]) -> dict[str, Any]:
     """What a student may see of a case, from its full JSON (a new dict): no staff field, and of
     a hidden case its outcome and a coarse time, nothing the code chose."""
@@ -197,7 +204,7 @@ class SubmissionResult:
             "tests": [t.to_json(include_staff=include_staff) for t in self.tests],
             "errors": [e.to_json() for e in self.errors],
             "isolation": self.isolation,
-            "duration_s": round(self.duration_s, 4),
+            "duration_s": round(self.duration_s, 4) if include_staff else shown_duration(self.duration_s),
             "spec_digest": self.spec_digest,
             "submission_digest": self.submission_digest,
             "stdout": self.stdout,
@@ -213,7 +220,8 @@ class SubmissionResult:
         found: Encoded | None = self.__dict__.get("_encoded")
         if found is None:
             staff = self.to_json()
-            student = {**staff, "tests": [_for_student(case) for case in staff["tests"]]}
+            student = {**staff, "tests": [_for_student(case) for case in staff["tests"]],
+                       "duration_s": shown_duration(self.duration_s)}
             found = Encoded(dumps(staff), dumps(student))
             object.__setattr__(self, "_encoded", found)
         return found

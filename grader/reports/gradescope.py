@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from grader.judge.verdict import SubmissionResult, TestResult
+from grader.judge.verdict import SubmissionResult, TestResult, shown_duration
 from grader.reports._atomic import atomic_write_json, safe_name
 from grader.reports._common import (
     BaseReporter,
@@ -141,7 +141,7 @@ class GradescopeReporter(BaseReporter):
             })
         data: dict[str, Any] = {
             "score": result.score,
-            "execution_time": round(result.duration_s, 3),
+            "execution_time": shown_duration(result.duration_s),
             "output": submission_output(result, spec),
             "output_format": "text",
             "visibility": top_vis,
