@@ -132,3 +132,15 @@ def test_hostile_deals_in_one_batch_with_honest_programs(graded, tmp_path):
         assert {k: v["score"] for k, v in data["functions"].items()} == {k: f.score for k, f in alone.functions.items()}
     hostile = json.loads((tmp_path / "out" / "java_hostile_naturals.json").read_text())
     assert any(e["kind"] == "rule" and "unfair_deals" in e["message"] for e in hostile["errors"])
+
+
+def test_a_hidden_case_crash_shows_a_student_nothing_the_program_wrote(graded):
+    """Issue #12, class 2: the program's crash message (py_hostile_crash_spells_inputs spells the
+    hidden case's answers out in it) goes to staff; the student's JSON says a hidden case crashed."""
+    import json
+
+    result = graded[("blackjack", "py_hostile_crash_spells_inputs.py")]
+    encoded = result.encoded()
+    assert "LEAK" not in encoded.student.decode() and "LEAK" in encoded.staff.decode()
+    shown = json.loads(encoded.student)["errors"]
+    assert shown and all(e["message"].endswith("crashed on a hidden case") and "staff" not in e for e in shown), shown

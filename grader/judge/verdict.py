@@ -163,6 +163,7 @@ class SubmissionError:
     line: int | None = None
     function: str | None = None
     excerpt: str | None = None  # the student's line with a caret under the spot (syntax errors)
+    staff: str | None = None    # what only staff see: a hidden case's crash, in the program's words
 
     NOTE: ClassVar[ErrorKind] = "note"  # advice, such as a file handed in under another name: not a problem of the code
 
@@ -174,8 +175,9 @@ class SubmissionError:
     def is_note(self) -> bool:
         return self.kind == self.NOTE
 
-    def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+    def to_json(self, *, include_staff: bool = True) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) is not None and (include_staff or f.name != "staff")}
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ class SubmissionResult:
             "max_score": self.max_score,
             "functions": {name: fn.to_json() for name, fn in self.functions.items()},
             "tests": [t.to_json(include_staff=include_staff) for t in self.tests],
-            "errors": [e.to_json() for e in self.errors],
+            "errors": [e.to_json(include_staff=include_staff) for e in self.errors],
             "isolation": self.isolation,
             "duration_s": round(self.duration_s, 4) if include_staff else shown_duration(self.duration_s),
             "spec_digest": self.spec_digest,
@@ -221,6 +223,7 @@ class SubmissionResult:
         if found is None:
             staff = self.to_json()
             student = {**staff, "tests": [_for_student(case) for case in staff["tests"]],
+                       "errors": [e.to_json(include_staff=False) for e in self.errors],
                        "duration_s": shown_duration(self.duration_s)}
             found = Encoded(dumps(staff), dumps(student))
             object.__setattr__(self, "_encoded", found)

@@ -231,8 +231,12 @@ def _penalties(program: ProgramSpec, runs: Sequence[CaseRun], judgement: Judgeme
     errors: list[SubmissionError] = []
     caps: list[float] = []
     for run in runs:
-        if run.crash:
+        if run.crash and run.case.get("visibility", "hidden") == "public":
             errors.append(SubmissionError("crash", f"case {run.case['name']}: {run.crash.message}", line=run.crash.line))
+        elif run.crash:     # its words and line are the program's to choose: staff only (issue #12, class 2)
+            where = f" (line {run.crash.line})" if run.crash.line else ""
+            errors.append(SubmissionError("crash", f"case {run.case['name']}: the program crashed on a hidden case",
+                                          staff=run.crash.message + where))
         if run.transcript.ended == "lost":
             errors.append(SubmissionError(SubmissionError.NOTE, f"case {run.case['name']}: the grader lost track of the "
                                           f"program, which is not counted as a crash: {run.transcript.note}"))
