@@ -4,8 +4,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -211,3 +213,78 @@ def test_moodle_folders_with_or_without_the_trailing_underscore():
     for name in ("Jane Doe_1001_assignsubmission_file_", "Jane Doe_1001_assignsubmission_file"):
         entry = formats.moodle(name)
         assert entry is not None and (entry.student, entry.file) == ("1001", "")
+
+
+# ------------------------------------------------------------------ names the student controls
+def gradescope_export(tmp_path: Path, sid: str) -> Path:
+    """The fixture export, with the group member Ann Lee's sid replaced by ``sid``."""
+    export = tmp_path / "export"
+    shutil.copytree(LMS / "gradescope" / "submissions", export)
+    metadata = export / "submission_metadata.yml"
+    metadata.write_text(metadata.read_text().replace(":sid: '1003'", f":sid: {json.dumps(sid)}"))
+    return export
+
+
+def refused(subs, student: str) -> str:
+    [sub] = [s for s in subs if s.id == student]
+    assert not sub.files and sub.main is None and [k for k, _ in sub.problems] == ["unreadable"], sub
+    return sub.problems[0][1]
+
+
+@pytest.mark.parametrize("sid", ["../../../escaped", "{tmp}/planted/usercustomize", ".", "..", "_private", "x.json"])
+def test_a_gradescope_sid_that_is_no_plain_name_is_refused_as_that_students_problem(tmp_path, monkeypatch, sid):
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))   # ../../../ from the stage is tmp_path
+    sid = sid.format(tmp=tmp_path)
+    export = gradescope_export(tmp_path, sid)
+    subs = gather([export], EXPECTED, lambda _: None)
+    assert not (tmp_path / "escaped").exists() and not (tmp_path / "planted").exists()
+    assert {s.id: bool(s.files) for s in subs} == {"1001": True, "1002": True, sid: False}
+    message = refused(subs, sid)
+    assert "Gradescope export gives submission_303 to the submitter 'Ann Lee'" in message
+    assert "cannot name a student's folder" in message and "correct the SID in Gradescope" in message
+
+
+@pytest.mark.parametrize("file", ["..", "."])
+def test_an_lms_entry_whose_file_is_a_folder_name_is_refused_not_an_internal_error(tmp_path, file):
+    download = tmp_path / "canvas"
+    shutil.copytree(LMS / "canvas" / "submissions", download)
+    (download / "smithbob_LATE_234567_7890125_mini.py").rename(download / f"smithbob_LATE_234567_7890125_{file}")
+    archive = zip_folder(download, tmp_path / "canvas.zip")
+    for target in (download, archive):
+        subs = gather([target], EXPECTED, lambda _: None)
+        message = refused(subs, "234567")
+        assert f"gives its file the name {file!r}, which cannot be a file's name" in message
+        assert all(s.files for s in subs if s.id != "234567")
+
+
+def test_a_blackboard_username_that_is_no_plain_name_is_refused(tmp_path):
+    download = tmp_path / "blackboard"
+    shutil.copytree(LMS / "blackboard" / "gradebook_mini", download)
+    (download / "Mini assignment_.._attempt_2026-03-03-10-00-00_mini.py").write_text(GOOD)
+    subs = gather([download], EXPECTED, lambda _: None)
+    assert "to the student '..', which cannot name a student's folder: it is .., which means the folder above" in refused(subs, "..")
+    assert sorted(s.id for s in subs if s.files) == ["bsmith", "jdoe"]
+
+
+def test_a_students_zip_that_a_class_folder_would_skip_is_refused_not_lost(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text(GOOD)
+    with zipfile.ZipFile(klass / "bob.json.zip", "w") as zf:
+        zf.writestr("mini.py", GOOD)
+    subs = gather([klass], EXPECTED, lambda _: None)
+    assert "bob.json.zip cannot be read as the submission of 'bob.json': it ends in .json" in refused(subs, "bob.json")
+
+
+@pytest.mark.parametrize("name, why", [
+    ("hw7.py", None), ("jane.doe@example.edu", None), ("Jane Doe", None),
+    ("", "empty"), (".", "the folder itself"), ("..", "the folder above"), ("a/b", "a path"), ("a\\b", "a path"),
+    ("/usr/lib", "a path"), (".hidden", "hides it"), ("a\x1b[2Kb", "control characters"), ("a\nb", "control characters"),
+    ("x" * 256, "longer than 255 bytes"), ("a\udcffb", "not UTF-8"),
+])
+def test_plain_name_problem(name, why):
+    from grader.upload_guard import plain_name_problem
+
+    problem = plain_name_problem(name)
+    assert (problem is None) if why is None else (problem is not None and why in problem), problem
