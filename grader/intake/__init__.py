@@ -127,10 +127,10 @@ def _folder(intake: Intake, folder: Path, expected: Sequence[str], origin: str) 
         return
     entries = _entries(folder)
     for naming in formats.NAMING_FORMATS:
-        parsed = [(p, naming.parse(p.name)) for p in entries]
-        matched = [(p, e) for p, e in parsed if e is not None]
+        parsed = [(p, naming.parse(p.name, p.is_dir())) for p in entries]
+        matched = [(p, readings) for p, readings in parsed if readings]
         if matched and len(matched) * 2 >= len(entries):
-            _lms(intake, naming.name, folder, matched, [p for p, e in parsed if e is None], expected, origin)
+            _lms(intake, naming.name, folder, matched, [p for p, readings in parsed if not readings], expected, origin)
             return
     _plain(intake, folder, entries)
 
@@ -169,11 +169,14 @@ def _unpack_flat(archive: Path, into: Path, notes: list[str]) -> None:
         target.write_bytes(data)
 
 
-def _lms(intake: Intake, layout: str, folder: Path, matched: list[tuple[Path, Entry]], strays: list[Path],
+def _lms(intake: Intake, layout: str, folder: Path, matched: list[tuple[Path, tuple[Entry, ...]]], strays: list[Path],
          expected: Sequence[str], origin: str) -> None:
     by_student: dict[str, list[tuple[Path, Entry]]] = defaultdict(list)
-    for path, entry in matched:
-        by_student[entry.student].append((path, entry))
+    for path, readings in matched:
+        if len(readings) == 1:
+            by_student[readings[0].student].append((path, readings[0]))
+        else:
+            _ambiguous(intake, layout, origin, path, readings)
     stage = intake.staging(layout.lower())
     for student, items in sorted(by_student.items()):
         why = id_problem(student)
@@ -203,6 +206,17 @@ def _lms(intake: Intake, layout: str, folder: Path, matched: list[tuple[Path, En
         intake.warnings.append(f"{origin}: ignored {stray.name}: not named the way a {layout} download names files")
     intake.layouts.append(f"{layout} download {origin} ({len(by_student)} students)")
     intake.targets.append(stage)
+
+
+def _ambiguous(intake: Intake, layout: str, origin: str, path: Path, readings: tuple[Entry, ...]) -> None:
+    """An entry whose name reads as more than one student's (a file or display name the student
+    chose holds another id): graded as no one's; the instructor, and each candidate, is told."""
+    candidates = " or ".join(f"{e.student}'s file {e.file!r}" for e in readings)
+    intake.warnings.append(f"{origin}: refused {path.name}: its name reads as {candidates}, and nothing says which; "
+                           "it was graded for no one (grade it by hand)")
+    for e in readings:   # a student may see this: the entry's name would name the others
+        intake.notes[e.student].append(f"an entry of the {layout} download whose name reads as yours or as another "
+                                       "student's was graded for no one; your instructor has its name")
 
 
 def _latest_per_file(items: list[tuple[Path, Entry]], expected: Sequence[str], notes: list[str],
