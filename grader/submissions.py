@@ -309,9 +309,16 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str], *, language
 
 
 def check_ids(found: list[Submission]) -> list[Submission]:
-    """``found``, when no two of its submissions share an id; else a GraderError before anything is graded."""
+    """``found``, when no two of its submissions share an id or a report file; else a GraderError
+    before anything is graded or written."""
+    from grader.reports._atomic import clashing_ids   # the reports' import, only for a batch
+
     ids = [s.id for s in found]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise GraderError(f"two submissions share the id {', '.join(duplicates)}", hint="ids come from file stems and folder names; rename one")
+    clashes = clashing_ids(ids)
+    if clashes:
+        raise GraderError(f"two submissions would share report files: {'; '.join(' and '.join(map(repr, c)) for c in clashes)}",
+                          hint="their names differ only where a file name cannot hold them, and their hashes collide; rename one")
     return found
