@@ -40,9 +40,14 @@ def load_spec(path: str | Path) -> "Spec":
     return load(path)
 
 
-def err(message: str) -> None:
-    print(message, file=sys.stderr)
+def err(*lines: str) -> None:
+    """Say something on the terminal, one line an argument. What a message holds is often the
+    students' (an id, a file name, a download's entry), so every control character in it, a
+    line break too, is shown as an escape: no text can erase, move, colour or add a line."""
+    from grader.textsafe import terminal_safe
 
+    for line in lines:
+        print(terminal_safe(line), file=sys.stderr)
 
 
 def resolve_profile(args: argparse.Namespace, *, for_students: bool = False) -> IsolationProfile:
@@ -318,12 +323,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(run(args))
     except SpecError as exc:
         for problem in exc.problems:
-            err(str(problem))
+            err(*str(problem).splitlines())   # the spec's own lines, the instructor's text
         return ExitCode.SPEC_INVALID
     except GraderError as exc:
         if args.debug:
             traceback.print_exc()
-        err(f"grader: error: {exc}")
+        err(f"grader: error: {exc.message}", *([f"  hint: {exc.hint}"] if exc.hint else []))
         return exc.exit_code
     except KeyboardInterrupt:
         err("grader: interrupted; every submission finished so far is saved (rerun to continue)")
@@ -332,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             traceback.print_exc()
         else:
-            err(f"grader: internal error: {type(exc).__name__}: {exc}\n  (rerun with --debug for the traceback)")
+            err(f"grader: internal error: {type(exc).__name__}: {exc}", "  (rerun with --debug for the traceback)")
         return ExitCode.GRADER_ERROR
 
 

@@ -26,7 +26,7 @@ class Progress:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
             self._bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            TimeRemainingColumn(), TextColumn("{task.fields[last]}"), console=Console(file=self.stream), transient=False)
+                            TimeRemainingColumn(), TextColumn("{task.fields[last]}", markup=False), console=Console(file=self.stream), transient=False)
             self._bar.__enter__()
             self._task = self._bar.add_task(self.label, total=self.total, last="")
         return self

@@ -23,6 +23,11 @@ from grader.languages import DecodeProblem, Language, get_language, language_of,
 IGNORED_SUFFIXES = (".yaml", ".yml", ".json", ".md", ".txt", ".csv", ".class")
 
 
+def skipped_in_class(name: str) -> bool:
+    """An entry of a class folder that is never read as a submission: hidden, ``_private``, or data."""
+    return name.startswith((".", "_")) or Path(name).suffix in IGNORED_SUFFIXES
+
+
 def digest_of(files: Mapping[str, bytes]) -> str:
     """The one digest of a submission: every file's name and bytes (the store's resume key)."""
     h = hashlib.sha256()
@@ -288,7 +293,7 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str], *, language
             found.append(from_folder(target, expected, languages=languages))
         else:
             for child in sorted(target.iterdir()):
-                if child.name.startswith((".", "_")) or child.suffix in IGNORED_SUFFIXES:
+                if skipped_in_class(child.name):
                     continue
                 refused = _refused(child)
                 if refused is not None:
@@ -300,8 +305,20 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str], *, language
     # An id comes from a name on disk: one that is not UTF-8 is shown escaped (its files were refused).
     found = [sub if upload_guard.shown_name(sub.id) == sub.id else replace(sub, id=upload_guard.shown_name(sub.id))
              for sub in found]
+    return check_ids(found)
+
+
+def check_ids(found: list[Submission]) -> list[Submission]:
+    """``found``, when no two of its submissions share an id or a report file; else a GraderError
+    before anything is graded or written."""
+    from grader.reports._atomic import clashing_ids   # the reports' import, only for a batch
+
     ids = [s.id for s in found]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise GraderError(f"two submissions share the id {', '.join(duplicates)}", hint="ids come from file stems and folder names; rename one")
+    clashes = clashing_ids(ids)
+    if clashes:
+        raise GraderError(f"two submissions would share report files: {'; '.join(' and '.join(map(repr, c)) for c in clashes)}",
+                          hint="their names differ only where a file name cannot hold them, and their hashes collide; rename one")
     return found

@@ -16,9 +16,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.textsafe import terminal_safe
+
 MAX_FILE_BYTES = 1_000_000      # one source file
 MAX_ENTRIES = 200               # entries of one submission folder that are looked at
 MAX_TOTAL_BYTES = 5_000_000     # all files of one submission folder together
+MAX_NAME_BYTES = 255            # one file name, on every common file system
 
 Problem = tuple[str, str]
 
@@ -35,6 +38,28 @@ def name_problem(path: Path) -> Problem | None:
     if shown == path.name:
         return None
     return ("unreadable", f"{shown} has a name that is not UTF-8 text; rename it (letters, digits, - and _)")
+
+
+def plain_name_problem(name: str) -> str | None:
+    """Why ``name``, text the grader is handed (an LMS's student id, a file name in a download's
+    entry), cannot be one plain name inside a folder the grader writes, or None: a path
+    (``../x``, ``/usr/lib/...``) would write outside it, ``.`` and ``..`` are the folder itself or
+    its parent, a hidden name is skipped by every reader, and control characters are no name."""
+    if not name.strip():
+        return "it is empty"
+    if name in (".", ".."):
+        return f"it is {name}, which means {'the folder itself' if name == '.' else 'the folder above'}"
+    if "/" in name or "\\" in name:
+        return "it holds a / or \\, which makes it a path"
+    if name.startswith("."):
+        return "it starts with a dot, which hides it"
+    if terminal_safe(name) != name:
+        return "it holds control characters"
+    if shown_name(name) != name:
+        return "it is not UTF-8 text"
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        return f"it is longer than {MAX_NAME_BYTES} bytes"
+    return None
 
 
 def entry_problem(path: Path) -> Problem | None:

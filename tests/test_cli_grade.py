@@ -185,3 +185,51 @@ def test_a_java_file_for_a_python_assignment_is_named_as_such(tmp_path):
     data = json.loads((out / "Mini.json").read_text())
     assert data["score"] == 0
     assert any(e["kind"] == "wrong-language" and "hand in a .py file, not Mini.java" in e["message"] for e in data["errors"])
+
+
+# ------------------------------------------------------------------ what reaches the instructor's terminal
+FORGE = "\x1b[2K\x1b[1A\x1b[2K\x1b[32mall good\x1b[0m"
+
+
+def test_every_message_is_shown_with_its_control_characters_escaped(capsys):
+    from grader.cli import err
+
+    err(f"warning: ignored hw{FORGE}\nfake line.py", "  hint: its own line")
+    shown = capsys.readouterr().err
+    assert shown == ("warning: ignored hw\\x1b[2K\\x1b[1A\\x1b[2K\\x1b[32mall good\\x1b[0m\\x0afake line.py\n"
+                     "  hint: its own line\n")
+
+
+def test_a_roster_warning_and_a_duplicate_id_error_cannot_forge_lines(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text(GOOD)
+    (klass / f"{FORGE}.py").write_text(GOOD)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID\nAlice,alice\n")
+    proc = grader("grade", MINI, klass, "--roster", roster, "--out", tmp_path / "out", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stderr and "match no roster row: \\x1b[2K\\x1b[1A" in proc.stderr
+    (klass / FORGE).mkdir()
+    (klass / FORGE / "mini.py").write_text(GOOD)
+    proc = grader("grade", MINI, klass, "--out", tmp_path / "out2", "--jobs", "1")
+    assert proc.returncode == 5, proc.stderr
+    assert "\x1b" not in proc.stderr and "share the id \\x1b[2K" in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "  hint: ids come from file stems and folder names; rename one"
+
+
+def test_the_live_progress_bar_shows_an_id_as_text_not_markup():
+    import io
+
+    from grader.judge.verdict import SubmissionResult
+    from grader.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    with Progress(1, stream=screen) as progress:
+        progress.advance(SubmissionResult(submission="[link=https://evil.example]top[/link]", assignment="mini", score=1.0,
+                                          max_score=2.0, functions={}, tests=(), errors=(), spec_digest=""))
+    assert "[link=https://evil.example]top[/link]: 1/2" in screen.getvalue() and "\x1b]8;" not in screen.getvalue()

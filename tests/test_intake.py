@@ -4,8 +4,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -50,22 +52,22 @@ def zip_folder(folder: Path, out: Path) -> Path:
     ("vanderberg2_99_100_my_solution.py", "99", "my_solution.py", 0),
 ])
 def test_canvas_names(name, student, file, again):
-    entry = formats.canvas(name)
-    assert entry is not None and (entry.student, entry.file, entry.revision[0]) == (student, file, again)
+    [entry] = formats.canvas(name)
+    assert (entry.student, entry.file, entry.revision[0]) == (student, file, again)
 
 
 def test_moodle_and_blackboard_names():
-    entry = formats.moodle("Jane Doe_1001_assignsubmission_file_hw3.py")
-    assert entry is not None and (entry.student, entry.name, entry.file) == ("1001", "Jane Doe", "hw3.py")
-    assert formats.moodle("Jane Doe_1001_assignsubmission_onlinetext_") is None
+    [entry] = formats.moodle("Jane Doe_1001_assignsubmission_file_hw3.py")
+    assert (entry.student, entry.name, entry.file) == ("1001", "Jane Doe", "hw3.py")
+    assert formats.moodle("Jane Doe_1001_assignsubmission_onlinetext_", True) == ()
     assert formats.is_bookkeeping("Jane Doe_1001_assignsubmission_onlinetext_")
     assert formats.moodle_file("hw3 (2).py") == ("hw3.py", 2)
-    entry = formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33_hw3.py")
-    assert entry is not None and (entry.student, entry.file, entry.revision) == ("jdoe", "hw3.py", ("2024-03-02-14-22-33",))
-    assert formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33.txt") is None
+    [entry] = formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33_hw3.py")
+    assert (entry.student, entry.file, entry.revision) == ("jdoe", "hw3.py", ("2024-03-02-14-22-33",))
+    assert formats.blackboard("Homework 3_jdoe_attempt_2024-03-02-14-22-33.txt") == ()
     assert formats.is_bookkeeping("Homework 3_jdoe_attempt_2024-03-02-14-22-33.txt")
     for plain in ("alice.py", "correct_loops.py", "war_off_by_one.py", "bob"):
-        assert all(f.parse(plain) is None for f in formats.NAMING_FORMATS), plain
+        assert all(f.parse(plain, False) == () for f in formats.NAMING_FORMATS), plain
 
 
 # ------------------------------------------------------------------ downloads end to end
@@ -209,5 +211,137 @@ def test_a_zip_of_one_submission_is_named_by_the_zip(tmp_path):
 
 def test_moodle_folders_with_or_without_the_trailing_underscore():
     for name in ("Jane Doe_1001_assignsubmission_file_", "Jane Doe_1001_assignsubmission_file"):
-        entry = formats.moodle(name)
-        assert entry is not None and (entry.student, entry.file) == ("1001", "")
+        [entry] = formats.moodle(name, True)
+        assert (entry.student, entry.file) == ("1001", "")
+
+
+# ------------------------------------------------------------------ names the student controls
+def gradescope_export(tmp_path: Path, sid: str) -> Path:
+    """The fixture export, with the group member Ann Lee's sid replaced by ``sid``."""
+    export = tmp_path / "export"
+    shutil.copytree(LMS / "gradescope" / "submissions", export)
+    metadata = export / "submission_metadata.yml"
+    metadata.write_text(metadata.read_text().replace(":sid: '1003'", f":sid: {json.dumps(sid)}"))
+    return export
+
+
+def refused(subs, student: str) -> str:
+    [sub] = [s for s in subs if s.id == student]
+    assert not sub.files and sub.main is None and [k for k, _ in sub.problems] == ["unreadable"], sub
+    return sub.problems[0][1]
+
+
+@pytest.mark.parametrize("sid", ["../../../escaped", "{tmp}/planted/usercustomize", ".", "..", "_private", "x.json"])
+def test_a_gradescope_sid_that_is_no_plain_name_is_refused_as_that_students_problem(tmp_path, monkeypatch, sid):
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))   # ../../../ from the stage is tmp_path
+    sid = sid.format(tmp=tmp_path)
+    export = gradescope_export(tmp_path, sid)
+    subs = gather([export], EXPECTED, lambda _: None)
+    assert not (tmp_path / "escaped").exists() and not (tmp_path / "planted").exists()
+    assert {s.id: bool(s.files) for s in subs} == {"1001": True, "1002": True, sid: False}
+    message = refused(subs, sid)
+    assert "Gradescope export gives submission_303 to the submitter 'Ann Lee'" in message
+    assert "cannot name a student's folder" in message and "correct the SID in Gradescope" in message
+
+
+@pytest.mark.parametrize("file", ["..", "."])
+def test_an_lms_entry_whose_file_is_a_folder_name_is_refused_not_an_internal_error(tmp_path, file):
+    download = tmp_path / "canvas"
+    shutil.copytree(LMS / "canvas" / "submissions", download)
+    (download / "smithbob_LATE_234567_7890125_mini.py").rename(download / f"smithbob_LATE_234567_7890125_{file}")
+    archive = zip_folder(download, tmp_path / "canvas.zip")
+    for target in (download, archive):
+        subs = gather([target], EXPECTED, lambda _: None)
+        message = refused(subs, "234567")
+        assert f"gives its file the name {file!r}, which cannot be a file's name" in message
+        assert all(s.files for s in subs if s.id != "234567")
+
+
+def test_a_blackboard_username_that_is_no_plain_name_is_refused(tmp_path):
+    download = tmp_path / "blackboard"
+    shutil.copytree(LMS / "blackboard" / "gradebook_mini", download)
+    (download / "Mini assignment_.._attempt_2026-03-03-10-00-00_mini.py").write_text(GOOD)
+    subs = gather([download], EXPECTED, lambda _: None)
+    assert "to the student '..', which cannot name a student's folder: it is .., which means the folder above" in refused(subs, "..")
+    assert sorted(s.id for s in subs if s.files) == ["bsmith", "jdoe"]
+
+
+def test_a_students_zip_that_a_class_folder_would_skip_is_refused_not_lost(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "alice.py").write_text(GOOD)
+    with zipfile.ZipFile(klass / "bob.json.zip", "w") as zf:
+        zf.writestr("mini.py", GOOD)
+    subs = gather([klass], EXPECTED, lambda _: None)
+    assert "bob.json.zip cannot be read as the submission of 'bob.json': it ends in .json" in refused(subs, "bob.json")
+
+
+@pytest.mark.parametrize("name, why", [
+    ("hw7.py", None), ("jane.doe@example.edu", None), ("Jane Doe", None),
+    ("", "empty"), (".", "the folder itself"), ("..", "the folder above"), ("a/b", "a path"), ("a\\b", "a path"),
+    ("/usr/lib", "a path"), (".hidden", "hides it"), ("a\x1b[2Kb", "control characters"), ("a\nb", "control characters"),
+    ("x" * 256, "longer than 255 bytes"), ("a\udcffb", "not UTF-8"),
+])
+def test_plain_name_problem(name, why):
+    from grader.upload_guard import plain_name_problem
+
+    problem = plain_name_problem(name)
+    assert (problem is None) if why is None else (problem is not None and why in problem), problem
+
+
+# ------------------------------------------------------------------ names that read as two students'
+SHE = "2026-03-02-10-00-00"
+LATER = "2026-12-31-23-59-59"
+
+
+def test_a_name_holding_another_students_id_reads_both_ways_or_one_by_construction():
+    eve, victim = formats.blackboard(f"Homework 7_eve_attempt_{SHE}_x_victim_attempt_{LATER}_hw7.py")
+    assert (eve.student, eve.file) == ("eve", f"x_victim_attempt_{LATER}_hw7.py")
+    assert (victim.student, victim.file) == ("victim", "hw7.py")
+    flat = formats.moodle("Eve_1001_assignsubmission_file_x_1009_assignsubmission_file_hw7.py")
+    assert [(e.student, e.file) for e in flat] == [("1001", "x_1009_assignsubmission_file_hw7.py"), ("1009", "hw7.py")]
+    # A folder's name ends at its id: a display name holding another id cannot move it.
+    [folder] = formats.moodle("Eve_1001_assignsubmission_file_x_1009_assignsubmission_file_", True)
+    assert (folder.student, folder.name) == ("1009", "Eve_1001_assignsubmission_file_x")
+    # A Canvas login name has no underscore: the id always follows the first one.
+    [canvas] = formats.canvas("eve_1009_7890123_x_123456_7890124_mini.py")
+    assert (canvas.student, canvas.file) == ("1009", "x_123456_7890124_mini.py")
+    # One student's two readings are that student's: the leftmost is taken.
+    [same] = formats.moodle("Jane_1001_assignsubmission_file_x_1001_assignsubmission_file_hw7.py")
+    assert (same.student, same.file) == ("1001", "x_1001_assignsubmission_file_hw7.py")
+
+
+def test_a_blackboard_upload_named_for_another_student_is_graded_for_no_one(tmp_path):
+    download = tmp_path / "blackboard"
+    shutil.copytree(LMS / "blackboard" / "gradebook_mini", download)
+    forged = download / "Mini assignment_bsmith_attempt_2026-03-01-22-40-12_x_jdoe_attempt_2026-12-31-23-59-59_mini.py"
+    forged.write_text("def add(a, b):\n    return 'forged'\n")
+    said: list[str] = []
+    subs = {s.id: s for s in gather([download], EXPECTED, said.append)}
+    jdoe = (download / "Mini assignment_jdoe_attempt_2026-03-02-08-00-41_mini.py").read_bytes()
+    assert subs["jdoe"].files["mini.py"] == jdoe
+    assert [w for w in said if w.startswith("warning:")] == [
+        f"warning: blackboard: refused {forged.name}: its name reads as bsmith's file "
+        "'x_jdoe_attempt_2026-12-31-23-59-59_mini.py' or jdoe's file 'mini.py', and nothing says which; "
+        "it was graded for no one (grade it by hand)"]
+    for student in ("bsmith", "jdoe"):
+        assert any("whose name reads as yours or as another student's was graded for no one" in n
+                   for n in subs[student].notes), subs[student].notes
+
+
+def test_a_moodle_display_name_holding_another_id_moves_no_folder_and_a_flat_file_so_named_is_refused(tmp_path):
+    download = tmp_path / "moodle"
+    shutil.copytree(LMS / "moodle" / "HW3-mini-1234", download)
+    eve = download / "Eve_1001_assignsubmission_file_x_1009_assignsubmission_file_"
+    eve.mkdir()
+    (eve / "mini.py").write_text("def add(a, b):\n    return 'eve'\n")
+    (download / "Eve_1001_assignsubmission_file_x_1010_assignsubmission_file_mini.py").write_text("x = 1\n")
+    said: list[str] = []
+    subs = {s.id: s for s in gather([download], EXPECTED, said.append)}
+    assert subs["1009"].files["mini.py"] == (eve / "mini.py").read_bytes()
+    jane = download / "Jane Doe_1001_assignsubmission_file_"
+    assert subs["1001"].files["mini.py"] == (jane / "mini (1).py").read_bytes()
+    assert "1010" not in subs
+    assert any("refused Eve_1001_assignsubmission_file_x_1010_assignsubmission_file_mini.py: its name reads as "
+               "1001's file 'x_1010_assignsubmission_file_mini.py' or 1010's file 'mini.py'" in w for w in said), said

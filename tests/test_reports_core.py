@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.errors import GraderError
 from grader.judge.verdict import SubmissionResult
 from grader.reports import (
     REPORTERS,
@@ -32,6 +33,7 @@ batch = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(batch)
 
 FILE_FORMATS = [name for name in REPORTERS if name != "terminal"]
+GOOD = "def add(a, b):\n    return a + b\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef shout(text):\n    return text.upper() + '!'\n"
 
 
 def _temp_files(root: Path) -> list[Path]:
@@ -130,6 +132,50 @@ def test_safe_name_is_stable_unique_and_path_free():
     assert safe_name("a b") != safe_name("a_b")
     assert safe_name("a b") == safe_name("a b")
     assert safe_name("summary", frozenset({"summary"})) != "summary"
+
+
+def test_no_id_is_named_as_another_ids_changed_name():
+    # The red team's pair: "a b" was named a_b-c8687a08, which is also an id of its own.
+    changed = safe_name("a b")
+    assert safe_name("a_b-c8687a08") == "a_b-c8687a08" and changed != "a_b-c8687a08"
+    assert safe_name(changed) != changed   # a changed name, handed in as an id, is changed again
+    ids = ["a b", "a_b", "a+b", "summary", changed, "a_b-c8687a08", "../x", "x", "_x", "x.", "Jane Doe"]
+    for reserved in (frozenset(), frozenset({"summary"})):
+        names = [safe_name(i, reserved) for i in ids]
+        assert len(set(names)) == len(ids), names
+
+
+def test_ids_that_would_share_a_report_file_are_found_before_grading(tmp_path, monkeypatch):
+    from grader.reports import _atomic
+    from grader.submissions import discover
+
+    assert _atomic.clashing_ids(["a b", "a+b", "a_b", "x"]) == []
+    monkeypatch.setattr(_atomic, "_changed_name", lambda submission, cleaned: f"{cleaned}~0")   # hashes that collide
+    assert _atomic.clashing_ids(["a b", "a+b", "x"]) == [("a b", "a+b")]
+    (tmp_path / "a b.py").write_text("x = 1\n")
+    (tmp_path / "a+b.py").write_text("x = 1\n")
+    with pytest.raises(GraderError, match="would share report files: 'a b' and 'a\\+b'"):
+        discover([tmp_path], ("mini.py",))
+
+
+def test_every_per_student_file_of_two_look_alike_ids_is_its_own(tmp_path):
+    import hashlib
+
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "a b.py").write_text(GOOD)
+    lookalike = f"a_b-{hashlib.sha256(b'a b').hexdigest()[:8]}"   # the name "a b" had before
+    (klass / f"{lookalike}.py").write_text("def add(a, b)\n")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "grader", "grade", str(FIXTURES.parent / "specs" / "mini.yaml"), str(klass),
+                           "--out", str(out), "--format", "json,csv,markdown,gradescope"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["id"]: r["score"] for r in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))} == {"a b": "25", lookalike: "0"}
+    for folder in (out, out / "staff"):
+        verdicts = [json.loads(p.read_text()) for p in folder.glob("*.json") if p.name != "summary.json"]
+        assert sorted((v["submission"], v["score"]) for v in verdicts) == [("a b", 25.0), (lookalike, 0.0)]
+    assert sorted(json.loads(p.read_text())["score"] for p in (out / "gradescope").glob("*/results.json")) == [0.0, 25.0]
+    assert (out / "feedback" / f"{lookalike}.md").is_file() and len(list((out / "feedback").glob("*.md"))) == 2
 
 
 # ------------------------------------------------------------------ json

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from grader.judge.verdict import SubmissionResult
+from grader.judge.verdict import ErrorKind, SubmissionResult
 from grader.spec.model import Spec
 
-from . import prepare
+from . import Refusal, prepare
 from .roster import Roster, join
 
 
 def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable[[str], None], *,
            languages: Sequence[str] | None = None) -> list:
     """Every submission in the targets, LMS downloads and zips understood, notes attached."""
-    from grader.submissions import SourceFiles, discover
+    from grader.submissions import SourceFiles, check_ids, discover
 
     targets = [Path(t) for t in targets]
     with prepare(targets, expected) as intake:
@@ -32,8 +32,27 @@ def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable
             say(f"read a {layout}")
         for warning in intake.warnings:
             say(f"warning: {warning}")
-        return [_with_notes(sub, intake.notes.get(sub.id, ()), named_by_id=sub.path not in targets and sub.path.is_file())
+        subs = [_with_notes(sub, intake.notes.get(sub.id, ()), named_by_id=sub.path not in targets and sub.path.is_file())
                 for sub in found]
+        return check_ids(_with_refusals(subs, intake.refused, intake.notes))
+
+
+def _with_refusals(subs: list, refused: Mapping[str, Sequence[Refusal]], notes: Mapping[str, Sequence[str]]) -> list:
+    """A student with an entry intake refused is graded on nothing: the refusal is their problem,
+    in place of what discover found in the folder it left incomplete (a student it left with no
+    folder at all gets a submission of their own)."""
+    from grader.submissions import Submission
+
+    if not refused:
+        return subs
+    problems: dict[str, tuple[tuple[ErrorKind, str], ...]] = {
+        student: tuple(("unreadable", r.message) for r in refusals) for student, refusals in refused.items()}
+    out = [replace(sub, files={}, main=None, language=None, problems=problems[sub.id])
+           if sub.id in problems else sub for sub in subs]
+    seen = {sub.id for sub in subs}
+    out += [Submission(id=student, path=refused[student][0].path, problems=problems[student],
+                       notes=tuple(notes.get(student, ()))) for student in sorted(problems) if student not in seen]
+    return out
 
 
 def _with_notes(sub, notes: Iterable[str], *, named_by_id: bool):

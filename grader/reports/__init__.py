@@ -114,7 +114,9 @@ REPORT_ERRORS = "report_errors.txt"  # staff-only: why a format could not be wri
 
 
 def _say_on_stderr(name: str, message: str) -> None:
-    sys.stderr.write(f"grader: the {name} report could not be written ({message}); the other formats were\n")
+    from grader.textsafe import terminal_safe   # an exception's text may hold an id
+
+    sys.stderr.write(terminal_safe(f"grader: the {name} report could not be written ({message}); the other formats were") + "\n")
 
 
 def write_reports(

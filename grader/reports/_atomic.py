@@ -16,7 +16,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from grader.judge.encoding import dumps, json_default
 
@@ -106,14 +106,33 @@ def _syncfs(fd: int) -> bool:
         return False
 
 
-def safe_name(submission: str, reserved: frozenset[str] = frozenset()) -> str:
-    """A file-name stem for a submission id, stable and unique per id.
+# Never in an id a name passes through unchanged (_UNSAFE replaces it), always in a changed one:
+# so no id's own name can be another id's changed name.
+_CHANGED = "~"
 
-    Ids are usually already safe (``gburdell3``); anything else (slashes, spaces, ``..``)
-    is replaced and a short hash of the original id keeps two ids from colliding.
+
+def safe_name(submission: str, reserved: frozenset[str] = frozenset()) -> str:
+    """A file-name stem for a submission id, stable and one per id (injective).
+
+    Ids are usually already safe (``gburdell3``) and are their own name; anything else (slashes,
+    spaces, ``..``, a reserved name) is cleaned and marked ``~`` plus a 64-bit hash of the
+    original id (``a_b~3b6e...``), which no safe id contains.
     """
     cleaned = _UNSAFE.sub("_", submission).strip("._") or "submission"
     if cleaned == submission and cleaned not in reserved:
         return cleaned
-    digest = hashlib.sha256(submission.encode("utf-8")).hexdigest()[:8]
-    return f"{cleaned[:80]}-{digest}"
+    return _changed_name(submission, cleaned)
+
+
+def _changed_name(submission: str, cleaned: str) -> str:
+    return f"{cleaned[:80]}{_CHANGED}{hashlib.sha256(submission.encode('utf-8')).hexdigest()[:16]}"
+
+
+def clashing_ids(ids: Iterable[str]) -> list[tuple[str, ...]]:
+    """Groups of distinct ids that some writer would give one file name (whatever it reserves): only
+    ids whose changed names are the same can, which takes a collision of their hashes."""
+    by_name: dict[str, set[str]] = {}
+    for submission in ids:
+        cleaned = _UNSAFE.sub("_", submission).strip("._") or "submission"
+        by_name.setdefault(_changed_name(submission, cleaned), set()).add(submission)
+    return [tuple(sorted(group)) for group in by_name.values() if len(group) > 1]

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from grader.cli import command, err, resolve_profile
 from grader.errors import ExitCode, GraderError
+from grader.textsafe import terminal_safe
 from grader.spec.model import TournamentSpec
 from grader.tournament.game import Game
 from grader.tournament.match import GameRecord
@@ -81,7 +82,7 @@ class GameProgress:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             self._bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                 TextColumn("{task.fields[last]}"), console=Console(file=self.stream))
+                                 TextColumn("{task.fields[last]}", markup=False), console=Console(file=self.stream))
             self._bar.__enter__()
             self._task = self._bar.add_task("games", total=self.total, last="")
         return self
@@ -89,7 +90,7 @@ class GameProgress:
     def advance(self, record: GameRecord) -> None:
         self.done += 1
         best = max(range(len(record.scores)), key=lambda s: record.scores[s])
-        last = f"game {record.game}: {record.entrants[best]} {record.scores[best]:g}"
+        last = f"game {record.game}: {terminal_safe(record.entrants[best])} {record.scores[best]:g}"
         if self._bar is not None:
             self._bar.update(self._task, advance=1, last=last)
         elif self.done % self._every == 0 or self.done == self.total:
