@@ -118,3 +118,15 @@ def test_calls_to_several_sessions_are_in_flight_at_once(sessions):
     finally:
         for o in opened:
             o.__exit__(None, None, None)
+
+
+def test_two_colluding_players_at_one_table_cannot_see_each_others_hands(sessions):
+    """Issue #12: sandboxes of one game share a kernel; what one player's call publishes in its
+    state (file locks, above all) reaches no other player (a red team's pair read every hand)."""
+    from dataclasses import replace
+
+    (colluder,) = entrants(sessions, "colluder")
+    twin = replace(colluder, id="colluder_twin")
+    record = play(sessions, ["colluder", "bot:random", "colluder_twin", "bot:greedy"], players=[colluder, twin])
+    leaks = [f for f in record.faults if f.entrant.startswith("colluder")]
+    assert not leaks, leaks
