@@ -116,7 +116,17 @@ def all_violations(result: SubmissionResult) -> list[Violation]:
     for v in seen:
         key = (v.rule, v.banned, v.layer, v.line, v.counts) if v.layer == "runtime" else (id(v),)
         merged.setdefault(key, []).append(v)
+    _fold_lineless(merged)
     return [group[0] if len(group) == 1 else _merge_runtime(group) for group in merged.values()]
+
+
+def _fold_lineless(merged: dict[tuple, list[Violation]]) -> None:
+    """Hidden cases' findings carry no line; when the public cases place the same banned call
+    on exactly one line, they are that call's findings too and count in its entry."""
+    for key in [k for k in merged if len(k) == 5 and k[3] is None]:
+        lined = [k for k in merged if len(k) == 5 and k[3] is not None and (k[:3], k[4]) == (key[:3], key[4])]
+        if len(lined) == 1:
+            merged[lined[0]].extend(merged.pop(key))
 
 
 def _merge_runtime(group: list[Violation]) -> Violation:
