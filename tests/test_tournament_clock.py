@@ -19,13 +19,12 @@ GO = game_class(ROOT / "reference" / "comp10001go_game.py")({"group_time_limit":
 
 
 def test_the_budget_is_charged_the_kernels_cpu_count_and_the_wall_clock_feeds_only_its_backstop():
-    claims_nothing = CallResult("ok", "5H", time_s=0.25, wall_s=1e-6)
-    assert reply_from_call(claims_nothing, seen_s=0.3).time_s == 0.25      # the kernel's CPU count
-    claims_too_much = CallResult("ok", "5H", time_s=0.001, wall_s=5.0)
-    reply = reply_from_call(claims_too_much, seen_s=0.02)
-    assert (reply.time_s, reply.wall_s) == (0.001, 0.02)                    # wall: no more than the grader saw
+    thought = CallResult("ok", "5H", time_s=0.25, wall_s=0.3)
+    assert (reply_from_call(thought).time_s, reply_from_call(thought).wall_s) == (0.25, 0.3)
     crowded = CallResult("ok", "5H", time_s=0.6, wall_s=2.0)                # an honest 0.6 s on a busy machine
-    assert reply_from_call(crowded, seen_s=2.1).time_s == 0.6
+    assert (reply_from_call(crowded).time_s, reply_from_call(crowded).wall_s) == (0.6, 2.0)
+    threads = CallResult("ok", "5H", time_s=1.2, wall_s=0.6)                # two threads: CPU over wall
+    assert reply_from_call(threads).wall_s == 1.2
 
 
 class _Fixed:
@@ -63,22 +62,35 @@ def test_a_player_that_sleeps_runs_into_the_budgets_wall_clock_backstop():
     assert all(f.kind == "game-time" and "wall-clock" in f.detail for f in faults)
 
 
-def test_a_player_that_stops_the_harness_clock_still_runs_out_of_game_time():
+def _play_one_game(entrant: str, config: TournamentSpec):
     open_session, close = runner.sandbox_sessions()
     try:
-        subs = discover([PLAYERS / "clock_liar.py"], ["comp10001go.py"])
+        subs = discover([PLAYERS / f"{entrant}.py"], ["comp10001go.py"])
         players, rejected = runner.check_entries(subs, GO, open_session)
         assert not rejected
         pool = players + runner.bot_entrants(["random"])
-        seating = runner.Seating(1, 7, ("clock_liar", "bot:random", "bot:random", "bot:random"))
-        config = TournamentSpec(move_time_limit=0.5, game_time_limit=1.0)
+        seating = runner.Seating(1, 7, (entrant, "bot:random", "bot:random", "bot:random"))
         (record,) = runner.run_games([seating], pool, GO, config, open_session)
     finally:
         close()
-    kinds = [f.kind for f in record.faults if f.entrant == "clock_liar"]
+    return record, [f for f in record.faults if f.entrant == entrant]
+
+
+def test_a_player_that_stops_the_harness_clock_still_runs_out_of_game_time():
+    record, faults = _play_one_game("clock_liar", TournamentSpec(move_time_limit=0.5, game_time_limit=1.0))
+    kinds = [f.kind for f in faults]
     # ~0.2 s a move: the 1 s budget ends after ~5 moves (the last one stopped at what was left)
     assert set(kinds) <= {"timeout", "game-time"} and kinds.count("game-time") >= 5, kinds
     assert 0.9 <= record.play_time_s[0] and record.play_calls[0] < 10
+
+
+def test_a_player_that_sleeps_and_stops_its_own_clock_still_meets_the_wall_clock_backstop():
+    # rt-go sleep_liar: the backstop was charged the child's report of its wall time, which
+    # reads the clock the player replaced, so 0.4 s of sleep a move cost nothing at all.
+    record, faults = _play_one_game("sleep_liar", TournamentSpec(move_time_limit=0.5, game_time_limit=1.0))
+    # 3.5 s of wall clock (3 x 1 s + 0.5 s) is over after 9 moves of 0.4 s
+    assert faults and all(f.kind == "game-time" and "wall-clock" in f.detail for f in faults), faults
+    assert record.play_calls[0] <= 9
 
 
 def test_a_sandboxed_player_gets_a_new_budget_for_restarts_each_game():

@@ -502,19 +502,18 @@ class Session:
 
         ``measured``: the CPU time the kernel counted for the slot during the call (every
         process and thread of the session); when there is one, it is the time of the
-        verdict and the child's own figure is ignored.
+        verdict and the child's own figure is ignored.  ``wall``: how long the parent waited for
+        the reply; the child's ``wall`` is its own clock's word and is never read.
         """
         status = m.get("status")
         if status not in _STATUSES:
             raise codec.CodecError(f"unknown status {status!r}")
         raw_cpu: Any = m.get("cpu")
         cpu = measured if measured is not None else (float(raw_cpu) if type(raw_cpu) in (int, float) else 0.0)
-        raw_wall: Any = m.get("wall")
-        cw = float(raw_wall) if type(raw_wall) in (int, float) else wall
         if status == "ok" and cpu <= time_limit and m.keys() <= messages.PLAIN_REPLY:  # the usual reply: a value only
             value = codec.decode(m.get("value"))
             self._cpu_used += cpu
-            return CallResult.ok(value, cpu, cw)
+            return CallResult.ok(value, cpu, wall)
         value = codec.decode(m.get("value")) if status == "ok" else None
         hits = messages.check_hits(codec.decode(m.get("hits") or []), self.watch)
         self._cpu_used += cpu
@@ -528,7 +527,7 @@ class Session:
             status, value = "timeout", None
             detail = f"used {cpu:.2f} s of CPU time, counted by the kernel over all its processes and threads; " \
                      f"the limit is {time_limit:g} s"
-        return CallResult(status=cast(Status, status), value=value, time_s=cpu, wall_s=cw, stdout=out,
+        return CallResult(status=cast(Status, status), value=value, time_s=cpu, wall_s=wall, stdout=out,
                           exception=_exc(m.get("exception")), detail=detail,
                           watch_hits=hits, tampered=m.get("tampered") is True)
 

@@ -44,11 +44,8 @@ def _exception_line(exc: Any) -> str:
     return lines[-1].strip() if lines else ""
 
 
-def reply_from_call(result: Any, seen_s: float | None = None) -> Reply:
-    """Turn a sandbox ``CallResult`` into a :class:`Reply` (the one place this happens).
-
-    ``seen_s``: how long the grader saw the call take, from sending it to reading its answer
-    (an upper bound: the seats of a game are read one after the other)."""
+def reply_from_call(result: Any) -> Reply:
+    """Turn a sandbox ``CallResult`` into a :class:`Reply` (the one place this happens)."""
     raw = getattr(result, "status", "protocol")
     status = cast(Status, raw if raw in ("ok", "error", "timeout", "crashed", "protocol") else "protocol")
     detail = ""
@@ -59,12 +56,12 @@ def reply_from_call(result: Any, seen_s: float | None = None) -> Reply:
     # The game budget is charged the CPU time the kernel counted for the session (``time_s``),
     # never the player's word nor the wall clock: a neighbour burning every core (or a busy
     # machine) stretches an honest player's wall time, not its CPU time.  The wall-clock
-    # figure (the child's, no more than the grader saw) only feeds the budget's backstop.
+    # figure feeds only the budget's backstop, and it is the time the grader itself waited
+    # for the answer (``wall_s``): a player that sleeps and stops its own clock still pays.
     measured = float(getattr(result, "time_s", 0.0) or 0.0)
-    claimed = float(getattr(result, "wall_s", 0.0) or 0.0)
-    wall = max(measured, claimed if seen_s is None else min(claimed, seen_s))
+    waited = float(getattr(result, "wall_s", 0.0) or 0.0)
     return Reply(status=status, value=getattr(result, "value", None) if status == "ok" else None,
-                 time_s=measured, detail=short(detail), wall_s=wall)
+                 time_s=measured, detail=short(detail), wall_s=max(measured, waited))
 
 
 class SessionPlayer:
@@ -81,14 +78,8 @@ class SessionPlayer:
             renew()
 
     def start(self, role: str, args: Sequence[Any], time_limit: float) -> Callable[[], Reply]:
-        sent = time.perf_counter()
         wait = self.session.start_call(self.names[role], list(args), time_limit=time_limit)
-
-        def finish() -> Reply:
-            result = wait()
-            return reply_from_call(result, time.perf_counter() - sent)
-
-        return finish
+        return lambda: reply_from_call(wait())
 
 
 class BotPlayer:
