@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
+import sys
 from pathlib import Path
 
 from grader.cli import main
@@ -189,3 +191,44 @@ def test_a_game_lost_with_a_worker_is_reported_charged_to_nobody_and_played_by_t
     monkeypatch.setattr(workers, "parallel_tables", real)
     assert main(args) == ExitCode.OK  # the rerun plays the lost game, reads the rest back
     assert "played 1 games" in capsys.readouterr().err and [g["game"] for g in games_of(out)] == [1, 2, 3, 4]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_players_name_is_shown_as_text_on_the_terminal_and_in_a_spreadsheet(tmp_path, monkeypatch):
+    # rt-go: entrant ids went raw into the rich table (markup: [reverse]... restyled the rows
+    # after it), leaderboard.txt and leaderboard.csv (a formula a spreadsheet runs).
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name in ("[reverse]top", "=HYPERLINK(1)", "x,+SUM(1)"):
+        (klass / f"{name}.py").write_text((PLAYERS / "pairs.py").read_text())
+    out = tmp_path / "t"
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stdout", screen)
+    assert main(["tournament", SPEC, *map(str, sorted(klass.iterdir())), "--games", "2", "--bots", "random",
+                 "--out", str(out)]) == ExitCode.OK
+    assert "[reverse]top" in screen.getvalue() and "\x1b[7m" not in screen.getvalue()
+    cells = {r["entrant"] for r in csv.DictReader((out / "leaderboard.csv").open())}
+    assert {"'=HYPERLINK(1)", "x,'+SUM(1)", "[reverse]top"} <= cells
+
+
+def test_a_replay_shows_the_game_that_counted_and_says_when_playing_it_again_differs(tmp_path, capsys):
+    # rt-go replay/counter.py: --replay played the game again on fresh sessions, so a player
+    # that counts its moves in a file showed staff a game other than the one scored.
+    out = tmp_path / "t"
+    entries = [player("counter"), player("pairs")]
+    assert main(["tournament", SPEC, *entries, "--games", "4", "--seed", "3", "--out", str(out)]) == ExitCode.OK
+    played = {g["game"]: g for g in games_of(out)}
+    later = max(g for g, record in played.items() if "counter" in record["entrants"])
+    capsys.readouterr()
+    assert main(["tournament", SPEC, *entries, "--seed", "3", "--out", str(out), "--replay", str(later)]) == ExitCode.OK
+    shown = capsys.readouterr()
+    seat = played[later]["entrants"].index("counter")
+    assert f"seat {seat} counter          plays {played[later]['log']['discards'][0][seat]}" in shown.out
+    assert "played again now it went differently" in shown.err
+    assert "counter" in played[1]["entrants"]      # its first game: the count starts at 0 both times
+    assert main(["tournament", SPEC, *entries, "--seed", "3", "--out", str(out), "--replay", "1"]) == ExitCode.OK
+    assert "shown as stored; played again, it went the same way" in capsys.readouterr().err

@@ -7,6 +7,7 @@ store are read back) -> standings -> write and show.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import shlex
@@ -177,6 +178,27 @@ def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progr
     return runner.play_tournament(ids, plan.games, plan.seed, plan.game.seats, plan.config, play)
 
 
+def _decided(record: GameRecord) -> tuple[Any, ...]:
+    """What a game's result rests on: its moves, scores and faults (not the times they took)."""
+    faults = [(f.seat, f.role, f.turn, f.kind, f.returned) for f in record.faults]
+    return json.dumps([record.scores, record.wins, faults, record.log], sort_keys=True, default=str),
+
+
+def replay_note(stored: GameRecord | None, again: GameRecord) -> list[str]:
+    """What to say of a game played again beside the one the standings count.
+
+    The stored game is the one shown, since a player that keeps state between games (a
+    counter in a file, the clock) plays differently when it is asked again, and a replay
+    that showed the new game would show staff a game that never counted."""
+    if stored is None:
+        return [f"game {again.game} is not in the store of this --out folder: shown as played now"]
+    if _decided(stored) == _decided(again):
+        return [f"game {again.game}: shown as stored; played again, it went the same way"]
+    return [f"game {again.game}: shown as stored (the one the standings count); played again now it went "
+            "differently: a player depends on something besides its inputs (state kept between games, "
+            "the clock, its own timing)"]
+
+
 @command("tournament", "play students' players of a game against each other and the game's bots", _args)
 def cmd_tournament(args: argparse.Namespace) -> int:
     from grader.store import Store
@@ -215,7 +237,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             if args.replay < 1:
                 raise GraderError("--replay: games are numbered from 1", exit_code=ExitCode.USAGE)
             seating = deal(runner.schedule(ids, args.replay, plan.seed, game.seats)[-1:])[0]
-            sys.stdout.write(format_replay(game, runner.run_games([seating], entrants, game, config, open_session)[0]))
+            with Store(args.out) as replay_store:
+                stored = GameStore(replay_store, plan.spec.assignment, game, config, entrants).known([seating])
+            again = runner.run_games([seating], entrants, game, config, open_session)[0]
+            sys.stdout.write(format_replay(game, stored.get(seating.game, again)))
+            for line in replay_note(stored.get(seating.game), again):
+                err(line)
             return ExitCode.OK
         assert store is not None
         saved = GameStore(store, plan.spec.assignment, game, config, entrants)

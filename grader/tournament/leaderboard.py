@@ -16,6 +16,7 @@ from grader.tournament.game import Game
 from grader.tournament.match import GameRecord
 from grader.tournament.results import to_json
 from grader.tournament.standings import Standing, unsettled_pairs
+from grader.textsafe import csv_safe, terminal_safe
 
 COLUMNS = ("rank", "entrant", "games", "mean_score", "wins", "win_rate", "rating", "low", "high", "above_next", "faults", "mean_move_ms")
 HEADERS = ("#", "player", "games", "mean score", "wins", "win rate", "rating", "interval", "above next", "faults", "ms/move")
@@ -37,13 +38,15 @@ class Tournament:
 
 
 def _cells(row: Standing) -> list[str]:
+    """A row as shown on a terminal or in leaderboard.txt: an entrant's id is the student's
+    file name, so its control characters are shown, never run."""
     above = "" if row.above_next is None else f"{100 * row.above_next:.0f}%"
-    return [str(row.rank), row.entrant, str(row.games), f"{row.mean_score:.1f}", f"{row.wins:g}", f"{100 * row.win_rate:.1f}%",
+    return [str(row.rank), terminal_safe(row.entrant), str(row.games), f"{row.mean_score:.1f}", f"{row.wins:g}", f"{100 * row.win_rate:.1f}%",
             f"{row.rating:.1f}", f"{row.low:.1f} .. {row.high:.1f}", above, str(row.faults), f"{row.mean_move_ms:.2f}"]
 
 
 def _footnote(t: Tournament) -> list[str]:
-    close = [f"{a} / {b}" for a, b in unsettled_pairs(t.standings, t.confidence)]
+    close = [f"{terminal_safe(a)} / {terminal_safe(b)}" for a, b in unsettled_pairs(t.standings, t.confidence)]
     lines = ["Wins: tied winners share a win (2 tied winners get 0.5 each).",
              f"Rating: openskill ({t.settings['rating']['model']}) skill estimate from the order of the seats in each game; "
              f"interval: {100 * t.confidence:g}% credible interval; above next: the chance a row is truly stronger than the row below."]
@@ -63,7 +66,7 @@ def as_text(t: Tournament) -> str:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     for player, why in t.rejected:
-        lines.append(f"not entered: {player}: {why}")
+        lines.append(f"not entered: {terminal_safe(player)}: {terminal_safe(why)}")
     lines += ["", *_footnote(t)]
     return "\n".join(lines) + "\n"
 
@@ -73,7 +76,7 @@ def as_csv(t: Tournament) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for r in t.standings:
-        writer.writerow([r.rank, r.entrant, r.games, round(r.mean_score, 4), round(r.wins, 4), round(r.win_rate, 4),
+        writer.writerow([r.rank, csv_safe(r.entrant), r.games, round(r.mean_score, 4), round(r.wins, 4), round(r.win_rate, 4),
                          round(r.rating, 3), round(r.low, 3), round(r.high, 3),
                          "" if r.above_next is None else round(r.above_next, 4), r.faults, round(r.mean_move_ms, 3)])
     return out.getvalue()
@@ -139,23 +142,27 @@ def print_table(t: Tournament, stream: Any) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=f"{t.assignment} ({t.game.title}): {len(t.records)} games, seed {t.seed}")
     for i, h in enumerate(HEADERS):
         table.add_column(h, justify="left" if i == 1 else "right")
     for r in t.standings:
-        table.add_row(*_cells(r), style="dim" if r.is_bot else None)
+        table.add_row(*(Text(c) for c in _cells(r)), style="dim" if r.is_bot else None)   # no markup
     console = Console(file=stream)
     console.print(table)
     for player, why in t.rejected:
-        console.print(f"[yellow]not entered[/]: {player}: {why}", markup=True, highlight=False)
+        console.print(Text.assemble(("not entered", "yellow"), f": {terminal_safe(player)}: {terminal_safe(why)}"),
+                      highlight=False)
     for line in _footnote(t):
         console.print(line, markup=False, highlight=False)
 
 
 def format_replay(game: Game, record: GameRecord) -> str:
-    """A game move by move, as a referee would call it (staff view: hidden information is shown)."""
+    """A game move by move, as a referee would call it (staff view: hidden information is shown),
+    terminal-safe: the ids and the plug-in's words about the players' moves are printed."""
     text = f"game {record.game}  seed {record.seed}\n" + game.describe(record.entrants, record.outcome, record.faults)
     top = max(record.scores)
     winners = [record.entrants[s] for s in range(len(record.entrants)) if record.scores[s] == top]
-    return text + f"winner{'s (sharing the win)' if len(winners) > 1 else ''}: {', '.join(winners)} with {top:g}\n"
+    text += f"winner{'s (sharing the win)' if len(winners) > 1 else ''}: {', '.join(winners)} with {top:g}\n"
+    return terminal_safe(text, keep_lines=True)
