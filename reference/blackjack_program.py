@@ -27,10 +27,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from grader.judge.verdict import TestResult
-from grader.programs.plugin import CaseRun, Context, Judgement, Play
+from grader.programs.plugin import CaseRun, Context, Judgement, Play, hide_findings, listing
 from grader.programs.plugin import played_share as _played_share
 from grader.spec.loader import load_trusted_module
 
@@ -179,8 +179,13 @@ def reread(run: CaseRun) -> Any:
 def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     """Scores of games and wording, a test per aspect, the rules about deals."""
     found = _Findings()
+    hidden: set[str] = set()
     for run in runs:
+        before = {aspect: len(faults) for aspect, faults in found.faults.items()} | {"abandoned": len(found.abandoned)}
         _judge_run(run, ctx, found)
+        if run.case.get("visibility", "hidden") == "hidden":
+            hidden.add(run.case["name"])
+            hide_findings({**found.faults, "abandoned": found.abandoned}, before)
     points = ctx.points.get("games", 0.0) / len(ASPECTS)
     explanation = explain_totals(found.totals)
     if explanation:
@@ -198,22 +203,25 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     if played:
         tests.append(played)
     tests.extend(found.notes)
-    unfair = [message for _, message in deck_deviations(found.supplied)]
-    unfair += [message for _, message in fairness(found.openings)]
+    shown = [message for _, message in deck_deviations(found.supplied, hidden)]
+    full = [message for _, message in deck_deviations(found.supplied)]
+    others = [message for _, message in fairness(found.openings)]
     cards = _d.CardTest()
     for game in found.own:
         cards.add_game(game)
     verdict = cards.verdict(FAIRNESS_ALPHA["cards"])
-    if verdict:
-        unfair.append(verdict)
-    broken = [("unfair_deals", "; ".join(unfair))] if unfair else []
+    others += [verdict] if verdict else []
+    broken: list[tuple[str, str] | tuple[str, str, str]] = []
+    if shown or others:
+        broken.append(("unfair_deals", "; ".join(shown + others), "; ".join(full + others)))
     complete = all(not run.crash and run.transcript.ended == "exit" for run in runs)
     missing = [name for name in ("hit", "stand", "double down", "surrender", "insurance") if name not in found.actions]
     if complete and missing and len(found.openings) >= FAIRNESS_MIN_GAMES:
         broken.append(("unreached_actions", f"in the {len(found.openings)} games it dealt itself the grader could never {', '.join(missing)}: "
                                             "the program's deals never allowed it"))
     if found.abandoned and found.games:     # the grader can read this program's games: it did leave them
-        broken.append(("abandoned_session", _listed(found.abandoned, "session(s)")))
+        student, staff = listing([_bounded(f) for f in found.abandoned], SHOWN_PROBLEMS)
+        broken.append(("abandoned_session", student, staff))
     return Judgement({"games": games, "wording": wording_points * ratio}, tests, broken, short_cases=tuple(found.short))
 
 
@@ -236,10 +244,10 @@ def _aspect_test(aspect: str, faults: list[str], games: int, points: float) -> T
         return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="passed",
                           score=round(points, 4), max_score=round(points, 4), message=f"{ASPECTS[aspect]}: right in all "
                           f"{games} games")
-    shown = "; ".join(_bounded(f) for f in faults[:SHOWN_PROBLEMS]) + (
-        f"; ... ({len(faults) - SHOWN_PROBLEMS} more)" if len(faults) > SHOWN_PROBLEMS else "")
+    head = f"{ASPECTS[aspect]}: wrong {len(faults)} times: "
+    student, staff = listing([_bounded(f) for f in faults], SHOWN_PROBLEMS)
     return TestResult(name=f"games/{aspect}", function="games", visibility="public", status="failed", score=0.0,
-                      max_score=round(points, 4), message=f"{ASPECTS[aspect]}: wrong {len(faults)} times: {shown}")
+                      max_score=round(points, 4), message=head + student, staff={"message": head + staff})
 
 
 def _bounded(text: str, limit: int = 600) -> str:
@@ -247,18 +255,20 @@ def _bounded(text: str, limit: int = 600) -> str:
     return text if len(text) <= limit else text[:limit - 20].rstrip() + " ... (shortened)"
 
 
-def deck_deviations(supplied: list[tuple[str, Any, list[str]]]) -> list[tuple[str, str]]:
+def deck_deviations(supplied: list[tuple[str, Any, list[str]]], hidden: Collection[str] = ()) -> list[tuple[str, str]]:
     """A program that reads the supplied decks must deal every card of every game from them, in order.
 
     It reads them when at least DECK_READER_GAMES games open with their deck's first three cards;
     then each game's first card that is not the deck's next one is named with its line. A game past
     the last supplied deck may instead be dealt by the program itself (it is tested as its own deal).
+    Of a game of a ``hidden`` case only its name and number are given: the deviation shows its deck.
     """
     if sum(1 for _, game, deck in supplied if _d.follows_opening(game, deck)) < DECK_READER_GAMES:
         return []
     by_order = {}
     for order in _d.ORDERS:    # the spec's order, or the hidden card dealt at the dealer's turn: one for all games
-        by_order[order] = [f"{name} game {game.number}: {deviation}" for name, game, deck in supplied
+        by_order[order] = [f"{name} game {game.number}" + ("" if name in hidden else f": {deviation}")
+                           for name, game, deck in supplied
                            for deviation in [_d.deck_deviation(game, deck, order)] if deviation]
     wrong = min(by_order.values(), key=len)
     if not wrong:

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from grader.judge.verdict import TestResult
-from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop, played_share
+from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop, hide_findings, listing, played_share
 from grader.programs.session import Transcript
 
 CRITERIA = ("games", "wording")
@@ -172,6 +172,7 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     done = wanted = 0
     short: list[str] = []
     for run in runs:
+        before = {aspect: len(found) for aspect, found in faults.items()}
         name = run.case["name"]
         player: GuessPlayer = run.player
         secrets: dict[int, int] = {}
@@ -197,14 +198,11 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         elif run.transcript.ended == "stopped":
             faults["session"].append(f"{name}: {run.transcript.note}")
         in_place |= wording_in_place(run.transcript, player, secrets)
+        if run.case.get("visibility", "hidden") == "hidden":
+            hide_findings(faults, before)     # they quote the program's output of a hidden case
     share, played_test = played_share(done, wanted, "games")
     points = ctx.points.get("games", 0.0) / len(ASPECTS) * share
-    judged = f"right in all {games} games" if games else "not judged, no game was played to the end"
-    tests = [TestResult(name=f"games/{aspect}", function="games", visibility="public",
-                        status="failed" if faults[aspect] or not games else "passed",
-                        score=0.0 if faults[aspect] else round(points, 4), max_score=round(points, 4),
-                        message=f"{ASPECTS[aspect]}: " + ("; ".join(faults[aspect][:3]) or judged))
-             for aspect in ASPECTS]
+    tests = [_aspect_test(aspect, faults[aspect], points, games) for aspect in ASPECTS]
     missing = [w for w in WORDING if w.rstrip() not in in_place]
     ratio = 1 - len(missing) / len(WORDING)
     wording = ctx.points.get("wording", 0.0) * share
@@ -227,6 +225,17 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         tests.append(played_test)
     scores = {"games": points * sum(1 for aspect in ASPECTS if not faults[aspect]), "wording": wording * ratio}
     return Judgement(scores, tests, broken, short_cases=tuple(short))
+
+
+def _aspect_test(aspect: str, faults: list[str], points: float, games: int) -> TestResult:
+    """One aspect over every case's games; of a hidden case a fault says only where it was."""
+    judged = f"right in all {games} games" if games else "not judged, no game was played to the end"
+    student, staff = listing(faults)
+    return TestResult(name=f"games/{aspect}", function="games", visibility="public",
+                      status="failed" if faults or not games else "passed",
+                      score=0.0 if faults else round(points, 4), max_score=round(points, 4),
+                      message=f"{ASPECTS[aspect]}: " + (student or judged),
+                      staff={"message": f"{ASPECTS[aspect]}: " + (staff or judged)})
 
 
 # ----------------------------------------------------------------------------- the wording, where it belongs

@@ -7,6 +7,7 @@ programs that rig their own deals) with a hand-written expected grade next to ea
 from __future__ import annotations
 
 import fnmatch
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -77,10 +78,31 @@ def test_matches_expected(graded, corpus, path):
         matching = [t for t in result.tests if fnmatch.fnmatch(t.name, pattern)]
         assert matching, f"no test matches {pattern}"
         assert {t.status for t in matching} == {status}, [(t.name, t.status, t.message) for t in matching if t.status != status][:3]
-    text = " ".join([t.message for t in result.tests] + [e.message for e in result.errors])
+    # The messages as students and as staff read them: a hidden case's game is staff-only (below).
+    text = " ".join([t.message for t in result.tests] + [t.staff.get("message", "") for t in result.tests] +
+                    [e.message for e in result.errors] + [e.staff or "" for e in result.errors])
     for snippet in expected.get("messages", []):
         assert snippet in text
     assert result.max_score == 100
+
+
+def _hidden_cases(corpus: str) -> list[str]:
+    spec = load_spec(ROOT / "specs" / CORPORA[corpus])
+    return [c["name"] for c in spec.program.cases if c.get("visibility", "hidden") == "hidden"]
+
+
+def test_a_student_reads_no_hidden_cases_game_in_any_message(graded):
+    # The aspects' tests are public, one over every case, and quoted the games of the hidden
+    # cases (their cards, stakes and expected money); so did the unfair_deals rule's message.
+    quoted = 0
+    for (corpus, _), result in graded.items():
+        student = result.encoded().student.decode()
+        staff = result.encoded().staff.decode()
+        for case in _hidden_cases(corpus):
+            leak = re.compile(rf"{re.escape(case)}( game \d+)?: (?!wrong in a hidden case|the program crashed on a hidden case|the grader lost track)")
+            assert not leak.search(student), (result.submission, leak.search(student))
+            quoted += bool(leak.search(staff))
+    assert quoted >= 5         # staff still read them: the hidden cases do find faults
 
 
 #: Programs that deal their own cards, their faults showing only in some deals: Java's new Random()/Math.random()/

@@ -238,13 +238,17 @@ def _penalties(program: ProgramSpec, runs: Sequence[CaseRun], judgement: Judgeme
             errors.append(SubmissionError("crash", f"case {run.case['name']}: the program crashed on a hidden case",
                                           staff=run.crash.message + where))
         if run.transcript.ended == "lost":
-            errors.append(SubmissionError(SubmissionError.NOTE, f"case {run.case['name']}: the grader lost track of the "
-                                          f"program, which is not counted as a crash: {run.transcript.note}"))
+            lost = f"case {run.case['name']}: the grader lost track of the program, which is not counted as a crash"
+            if run.case.get("visibility", "hidden") == "public":
+                errors.append(SubmissionError(SubmissionError.NOTE, f"{lost}: {run.transcript.note}"))
+            else:           # the note quotes the program's output of a hidden case
+                errors.append(SubmissionError(SubmissionError.NOTE, f"{lost} (in a hidden case)",
+                                              staff=run.transcript.note))
     if any(run.crash for run in runs) and program.on_crash.scope == "submission":
         caps.append(program.on_crash.score)
         extra["crash_rule"] = f"a program that crashes scores at most {program.on_crash.score:g} (spec: on_crash)"
-    for rule, message in judgement.rules_broken:
-        errors.append(SubmissionError("rule", f"{rule}: {message}"))
+    for rule, message, *staff in judgement.rules_broken:
+        errors.append(SubmissionError("rule", f"{rule}: {message}", staff=f"{rule}: {staff[0]}" if staff else None))
         penalty = program.rules.get(rule)
         if penalty is not None:
             caps.append(penalty.score)

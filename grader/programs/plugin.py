@@ -83,7 +83,8 @@ class CaseRun:
 class Judgement:
     scores: dict[str, float]                       # criterion -> points earned
     tests: list[TestResult] = field(default_factory=list)
-    rules_broken: list[tuple[str, str]] = field(default_factory=list)   # (rule, message)
+    # (rule, message) or (rule, message, staff): ``staff``, what only staff see (a hidden case's game)
+    rules_broken: list[tuple[str, str] | tuple[str, str, str]] = field(default_factory=list)
     # Cases whose session the program ended before the player did (it skipped work the reference does):
     # their CPU time says nothing of the program's speed, so, as after a crash, there are no speed points.
     short_cases: tuple[str, ...] = ()
@@ -102,6 +103,41 @@ def played_share(done: int, wanted: int, criterion: str) -> tuple[float, TestRes
     return share, TestResult(name="played", function=criterion, visibility="public", status="failed", score=0.0,
                              max_score=0.0, message=f"the program played {done} of the {wanted} games the player asked "
                              f"for to a result: the scores judged on games count {share:.0%} of their points")
+
+
+class HiddenFinding(str):
+    """A plug-in's finding in a hidden case, as a student reads it: where it was (the text
+    before its first ':', "long_session game 3"), no more.  The full text, which quotes the
+    program's output of that case and what the grader expected, is ``full``, for staff.
+
+    A plug-in's aspect tests are public, one over every case, so their messages once showed
+    students the hidden cases' games (their cards, stakes and expected money)."""
+
+    full: str
+
+    def __new__(cls, full: str) -> "HiddenFinding":
+        shown = super().__new__(cls, f"{full.split(':', 1)[0]}: wrong in a hidden case (the details are for staff)")
+        shown.full = full
+        return shown
+
+
+def hide_findings(findings: Mapping[str, list[str]], since: Mapping[str, int]) -> None:
+    """Turn the findings added to each list after ``since[key]`` into :class:`HiddenFinding` objects
+    (call it after judging a hidden case's run)."""
+    for key, found in findings.items():
+        found[since.get(key, 0):] = [HiddenFinding(f) for f in found[since.get(key, 0):]]
+
+
+def listing(findings: Sequence[str], shown: int = 3) -> tuple[str, str]:
+    """The first ``shown`` findings and a count of the rest: (for the student, for staff).
+
+    The student's puts the public cases' findings first, since those they can act on."""
+    def listed(texts: Sequence[str]) -> str:
+        more = f"; ... ({len(texts) - shown} more)" if len(texts) > shown else ""
+        return "; ".join(texts[:shown]) + more
+
+    public_first = sorted(findings, key=lambda f: isinstance(f, HiddenFinding))
+    return listed(public_first), listed([getattr(f, "full", f) for f in findings])
 
 
 @dataclass(frozen=True)
