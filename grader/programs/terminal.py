@@ -99,9 +99,12 @@ class Terminal:
             self._write(text)
             return done
         i, n = 0, len(text)
+        special_at = -1                     # where the next special character is (n: none), searched once each
         while i < n:
-            special = _SPECIAL.search(text, i)
-            stop = special.start() if special else n
+            if special_at < i:
+                special = _SPECIAL.search(text, i)
+                special_at = special.start() if special else n
+            stop = special_at
             newline = text.find("\n", i, stop)
             if newline >= 0:
                 stop = newline
@@ -140,9 +143,15 @@ class Terminal:
 
     def _write(self, text: str) -> None:
         cells = self._cells
-        if self._col == len(cells) and text.isascii():
-            cells.extend(text)
-            self._col = len(cells)
+        if text.isascii():
+            col, end = self._col, self._col + len(text)
+            if col < len(cells):            # over what is there: a wide character half covered goes blank
+                self._clear_wide(col)
+                self._clear_wide(end - 1)
+            elif col > len(cells):
+                cells.extend(" " * (col - len(cells)))
+            cells[col:end] = text
+            self._col = end
             return
         for ch in text:
             width = _width(ch)
