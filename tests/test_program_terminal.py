@@ -64,7 +64,7 @@ def test_sequences_cut_between_chunks_are_joined():
     ("\x1b[1A", "ESC[1A"), ("\x1b[A", "ESC[A"), ("\x1b[2B", "ESC[2B"), ("\x1b[H", "ESC[H"), ("\x1b[3;1f", "ESC[3;1f"),
     ("\x1b[2J", "ESC[2J"), ("\x1b[s", "ESC[s"), ("\x1b[u", "ESC[u"), ("\x1b7", "ESC7"), ("\x1b8", "ESC8"),
     ("\x1bM", "ESCM"), ("\x1b[?1049h", "ESC[?1049h"), ("\x1b[1S", "ESC[1S"), ("\x1b[2F", "ESC[2F"),
-    ("\x0b", "\\x0b"), ("\x0c", "\\x0c"), ("\x1b(0", "ESC(0"), ("\x0e", "\\x0e"), ("\x9bA", "CSIA"),
+    ("\x1b[\n", "ESC[\\x0aY"), ("\x1b\n", "ESC\\x0a"), ("\x0b", "\\x0b"), ("\x0c", "\\x0c"), ("\x1b(0", "ESC(0"), ("\x0e", "\\x0e"), ("\x9bA", "CSIA"),
 ])
 def test_leaving_the_line_once_something_is_shown_is_recorded(sequence, shown):
     terminal = Terminal()

@@ -30,6 +30,7 @@ MAX_PAD = 256
 #: Characters that need more than appending: controls, ESC, C1 controls and DEL.
 _SPECIAL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 _CSI_END = re.compile(r"[\x40-\x7e]")
+_CSI_BODY = re.compile(r"[\x30-\x3f]*[\x20-\x2f]*")
 #: CSI sequences with no effect on the text shown: colours (SGR), showing/hiding or blinking the cursor,
 #: its shape, queries the terminal answers on the program's input.
 _HARMLESS_CSI = re.compile(r"[0-9;:]*m|\?(?:25|12)[hl]|[0-9]* q|[0-9;]*[nc]|>[0-9;]*c")
@@ -208,6 +209,9 @@ class Terminal:
         if at + 1 >= len(text):
             return None
         kind = text[at + 1]
+        if not " " <= kind <= "~":         # a control or non-ASCII character cuts the sequence: no line is sure
+            self._move(text[at:at + 2])
+            return at + 1
         if kind == "[":
             return self._csi(text, at, at + 2)
         if kind in "]PX^_":                 # OSC, DCS, SOS, PM, APC: a string up to BEL or ESC \ , not shown
@@ -233,6 +237,9 @@ class Terminal:
             return None if len(text) - body < 64 else len(text)
         sequence = text[at:end.end()]
         params, final = text[body:end.start()], end.group()
+        if not _CSI_BODY.fullmatch(params):   # a control inside the sequence: a terminal would run it there
+            self._move(sequence)
+            return end.end()
         if _HARMLESS_CSI.fullmatch(params + final):
             return end.end()
         if final not in _IN_LINE or not re.fullmatch(r"[0-9]*", params):
