@@ -280,6 +280,9 @@ def deck_deviations(supplied: list[tuple[str, Any, list[str]]], hidden: Collecti
 def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     session = reread(run)
     name = run.case["name"]
+    if session.moves:
+        _unreadable(name, run, session, found)
+        return
     unfinished = run.crash is not None or run.transcript.ended != "exit"
     supplied = _r.spec_decks(run.case) if ctx.options.get("deck_env") else []
     finished = [g for g in session.games if g.result_kind is not None]
@@ -316,6 +319,23 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
     found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
                                   status="failed" if problems else "passed", score=0.0, max_score=0.0,
                                   message="; ".join(problems) or f"{len(session.games)} games played to the end"))
+
+
+def _unreadable(name: str, run: CaseRun, session: Any, found: _Findings) -> None:
+    """A session whose output moved the cursor to other lines: what a person saw is not its lines, so none of its
+    games is judged (none counts as played) and the student is told why."""
+    moves = session.moves
+    shown = ", ".join(move.describe() for move in moves[:SHOWN_PROBLEMS])
+    more = f" and {len(moves) - SHOWN_PROBLEMS} more" if len(moves) > SHOWN_PROBLEMS else ""
+    why = (f"the program moves the cursor to rewrite earlier lines ({shown}{more}); its output can't be graded: "
+           f"its {len(session.games)} game(s) are not judged and earn no points (print each line once, in order; "
+           "colours and a carriage return within one line are fine)")
+    wanted = run.player.policy.games
+    found.played.append((0, wanted))
+    found.short.append(name)
+    found.faults["session"].append(f"{name}: {why}")
+    found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
+                                  status="failed", score=0.0, max_score=0.0, message=why))
 
 
 def _count_played(name: str, run: CaseRun, session: Any, finished: int, judged: int, found: _Findings) -> None:
@@ -363,6 +383,11 @@ def _judge_session(name: str, session: Any, total: float, run: CaseRun, found: _
     if len(session.games) < games:
         found.faults["session"].append(f"{name}: the session ended after {len(session.games)} games, the player "
                                        f"wanted {games}")
+    totals = {round(value, 2): (line, text) for value, line, text in reversed(session.totals)}
+    if len(totals) > 1:
+        shown = "; ".join(f"line {line}: '{_bounded(text, 80)}'" for line, text in sorted(totals.values())[:SHOWN_PROBLEMS])
+        found.faults["session"].append(f"{name}: {len(totals)} different final totals were shown ({shown}): "
+                                       "a session has one total")
     if session.summary is None:
         found.faults["session"].append(f"{name}: no final total after the last game")
     else:
@@ -430,16 +455,54 @@ def _judge_game(name: str, game: Any, ctx: Context, found: _Findings, answered: 
         cards_differ = True
         found.faults["dealer_play"].append(f"{where}: the dealer drew {_hand(game.dealer_cards())}; expected "
                                            f"{_hand(ref.dealer_cards())}")
+    unseen = _dealer_unseen(game, ref)
+    if unseen:
+        found.faults["dealer_play"].append(f"{where}: {unseen}")
+        found.faults["money"].append(f"{where}: {unseen}, so the result (line {game.result_line[0]}: "
+                                     f"'{game.result_line[1]}') can't be checked")
+        return True
     if cards_differ:
         return True   # the rest of this game follows from other cards than the reference's: not judged again
     flow = _flow(game, replay)
     if flow:
         found.faults["flow"].append(f"{where}: {flow}")
-    if ref.money is not None and (game.money is None or abs(game.money - ref.money) > 0.005):
+    contradiction = _contradiction(game)
+    if contradiction:
+        found.faults["money"].append(f"{where}: {contradiction}")
+    elif ref.money is not None and (game.money is None or abs(game.money - ref.money) > 0.005):
         line = f" (line {game.result_line[0]}: '{game.result_line[1]}')" if game.result_line else ""
         found.faults["money"].append(f"{where}: {_money(game.money)} for '{_situation(ref)}'{line}; expected "
                                      f"{_money(ref.money)}")
     return True
+
+
+def _dealer_unseen(game: Any, ref: Any) -> str:
+    """Why the dealer's play can't be checked: the dealer had to play (or claimed a natural) and the program never
+    showed the hidden card, so neither the dealer's draws nor the result are the cards' (a program that only
+    announces results, e.g. a win whenever the player stands on 17 or more, shows no dealer to judge)."""
+    if game.dealer_hidden is not None:
+        return ""
+    if ref.dealer_turn:
+        return ("the dealer had to play, but the program never showed the dealer's hidden card" +
+                ("" if game.dealer_draws else " or draws"))
+    if ref.result_kind == "dealer_natural" or game.result_kind in ("dealer_natural", "dealer_21"):
+        return "the program announced the dealer's blackjack without showing the dealer's hidden card"
+    return ""
+
+
+def _contradiction(game: Any) -> str:
+    """A result the game's own lines or cards deny: a second result line saying otherwise, a burn
+    claimed for cards that total 21 or less. The benefit of the doubt goes to no side: the money is wrong."""
+    if game.contradicted:
+        return (f"line {game.contradicted[0]} ('{_bounded(game.contradicted[1], 80)}') contradicts the result of line "
+                f"{game.result_line[0]} ('{_bounded(game.result_line[1], 80)}')")
+    player, dealer = _t.hand_total(game.player_cards()), _t.hand_total(game.dealer_cards())
+    claim = {"player_burned": ("the player burned", player <= 21, f"the player's cards total {player}"),
+             "dealer_burned": ("the dealer burned", game.dealer_hidden is not None and dealer <= 21,
+                               f"the dealer's cards total {dealer}")}.get(game.result_kind)
+    if claim and claim[1]:
+        return f"line {game.result_line[0]} claims {claim[0]}, but {claim[2]}"
+    return ""
 
 
 def _flow(game: Any, replay: Any) -> str:

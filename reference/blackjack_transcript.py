@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from grader.programs.terminal import Terminal
+
 SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
 ALL_CARDS = tuple(f"{rank} of {suit}" for rank in RANKS for suit in SUITS)
@@ -29,6 +31,7 @@ _TIE = re.compile(r"\btie\b|^draw\b|\bdraw!|it'?s a draw|\bpush\b|not losing any
                   r"get (back )?your|stake back|nothing is lost|you neither")
 _WON = re.compile(r"\byou\b[^.!]*?\b(won|win|winning|gain)\b")
 _LOST = re.compile(r"\byou\b[^.!]*?\b(lost|lose)\b")
+_RUNNING_TOTAL = re.compile(r"\btotal|so far|balance|overall|altogether|in all\b|session|until now")
 
 
 @lru_cache(maxsize=8192)      # a session repeats the same few dozen lines: read each once per grader
@@ -143,6 +146,8 @@ class GameRecord:
     result_line: tuple[int, str] | None = None
     dealer_turn: bool = False
     cards_due: int = 0      # cards the player's last hit or double still owes
+    contradicted: tuple[int, str] | None = None   # a second result line that says otherwise: (line, text)
+    closed: bool = False    # an answer came after the result: later lines are not this game's
 
     @property
     def stake(self) -> float | None:
@@ -181,14 +186,27 @@ class Session:
     summary_line: tuple[int, str] | None = None
     again_answers: int = 0
     answered: set[int] = field(default_factory=set)    # numbers of the lines an answer ended (prompt + answer)
+    moves: list = field(default_factory=list)           # cursor moves off the line (terminal.Move): lines rewritten
+    totals: list[tuple[float, int, str]] = field(default_factory=list)   # every final total shown: (value, line, text)
 
 
 class TranscriptParser:
-    """Feed output and answers in order; read ``session`` at any time."""
+    """Feed output and answers in order; read ``session`` at any time.
+
+    The output is read as a person at a terminal sees it (grader/programs/terminal.py): a line overwritten
+    after a carriage return, a backspace or an erase is read as it was left, colours are dropped, and a
+    cursor moved to another line is recorded in ``session.moves``.
+    """
 
     def __init__(self) -> None:
         self.session = Session()
-        self.partial = ""
+        self.terminal = Terminal()
+        self.session.moves = self.terminal.moves
+
+    @property
+    def partial(self) -> str:
+        """The line being printed, not ended yet (a prompt, before its answer)."""
+        return self.terminal.current
 
     @property
     def game(self) -> GameRecord | None:
@@ -199,19 +217,21 @@ class TranscriptParser:
         return len(self.session.lines) + 1
 
     def feed_output(self, text: str) -> None:
-        text = self.partial + text.replace("\r\n", "\n").replace("\r", "\n")
-        *complete, self.partial = text.split("\n")
-        for line in complete:
+        for line in self.terminal.feed(text):
             self._line(line)
 
     def feed_answer(self, answer: Answer) -> None:
-        """An answer ends the prompt's line; a stake answer after a finished game starts the next one."""
-        prompt = self.partial
-        self.partial = ""
+        """An answer ends the prompt's line (echoed where the cursor is); a stake answer after a finished game
+        starts the next one."""
+        prompt = self.terminal.current
+        self.terminal.feed(answer.text)
+        shown = self.terminal.end_line()
         game = self.game
+        if game is not None and game.result_kind is not None:
+            game.closed = True
         if answer.kind == "stake" and (game is None or game.result_kind is not None or game.stake is not None):
             self.session.games.append(GameRecord(number=len(self.session.games) + 1, first_line=self.line_number))
-        self._line(prompt, answer=answer.text)
+        self._line(prompt, answer=answer.text, shown=shown)
         if answer.kind == "again":
             self.session.again_answers += 1
             if answer.value == 0:
@@ -222,13 +242,14 @@ class TranscriptParser:
                 self.game.cards_due = 1
 
     def finish(self) -> Session:
-        if self.partial.strip():
-            self._line(self.partial)
-        self.partial = ""
+        last = self.terminal.end_line()
+        if last.strip():
+            self._line(last)
         return self.session
 
-    def _line(self, raw: str, answer: str | None = None) -> None:
-        shown = raw + answer if answer is not None else raw.rstrip()
+    def _line(self, raw: str, answer: str | None = None, shown: str | None = None) -> None:
+        if shown is None:
+            shown = raw + answer if answer is not None else raw.rstrip()
         if not shown.strip() and answer is None:
             return
         self.session.lines.append(shown)
@@ -239,7 +260,11 @@ class TranscriptParser:
             self._after_quit(raw, number)
             return
         game = self.game
-        if game is None or (game.result_kind is not None and answer is None):
+        if game is not None and game.result_kind is not None and answer is None:
+            if not game.closed and game.contradicted is None and self._contradicts(game, raw):
+                game.contradicted = (number, raw.strip())
+            return
+        if game is None:
             return
         game.lines.append((number, shown))
         result = classify_result(raw) if answer is None else None   # a prompt never settles a game
@@ -252,11 +277,27 @@ class TranscriptParser:
         elif re.search(r"my turn|dealer'?s turn|dealer plays|i play|i am stopping|i stop", normalize(raw)):
             game.dealer_turn = True
 
+    @staticmethod
+    def _contradicts(game: GameRecord, raw: str) -> bool:
+        """A second line settling the game otherwise: the other side wins, or another amount (a running total
+        of the session is no result)."""
+        result = classify_result(raw)
+        if result is None or _RUNNING_TOTAL.search(normalize(raw)):
+            return False
+        kind, sign = result
+        first = (game.money or 0.0) > 0.005, (game.money or 0.0) < -0.005
+        if (sign > 0, sign < 0) != first:
+            return True
+        value = amount(normalize(raw))
+        return value is not None and sign != 0 and abs(abs(value) - abs(game.money or 0.0)) > 0.005
+
     def _after_quit(self, raw: str, number: int) -> None:
+        value = read_total(raw)
+        if value is None:
+            return
+        self.session.totals.append((value, number, raw.strip()))
         if self.session.summary is None:
-            value = read_total(raw)
-            if value is not None:
-                self.session.summary, self.session.summary_line = value, (number, raw)
+            self.session.summary, self.session.summary_line = value, (number, raw)
 
     def _cards(self, game: GameRecord, text: str, cards: list[str], number: int) -> None:
         dealer = bool(_DEALER_WORDS.search(text)) and not re.search(r"\byour\b", text)

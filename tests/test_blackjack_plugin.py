@@ -306,3 +306,120 @@ def test_a_card_shown_twice_is_replayed_as_shown_and_a_deal_without_a_dealer_car
     assert ref.dealer_draws and ref.money is not None       # the dealer on 14 draws: the program's win is judged
     no_dealer = t.GameRecord(number=1, first_line=1, player=["2 of Hearts", "3 of Hearts"])
     assert not replay.replayable(no_dealer)
+
+
+# ----------------------------------------------------------------------------- what the screen shows
+
+def _judged(chunks, games=None):
+    """Judge one public case whose session is ``chunks`` (as in _session): the aspect tests by name, and notes."""
+    from types import SimpleNamespace
+
+    from grader.programs.plugin import CaseRun, Context
+    from grader.programs.session import Event, Transcript
+
+    events, sent = [], []
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            events.append(Event(len(events) * 0.01, "out", chunk))
+        else:
+            sent.append(t.Answer(*chunk))
+            events.append(Event(len(events) * 0.01, "in", sent[-1].text))
+    wanted = games or sum(1 for a in sent if a.kind == "stake")
+    player = SimpleNamespace(sent=sent, policy=SimpleNamespace(games=wanted))
+    run = CaseRun({"name": "c", "visibility": "public"}, Transcript(tuple(events), "exit"), None, player)
+    ctx = Context(reference=reference, options={}, points={"games": 60, "wording": 10}, language="python",
+                  main_file="blackjack.py", sources={})
+    judgement = plugin.judge([run], ctx)
+    return {test.name: test for test in judgement.tests}, judgement
+
+
+def _game(opening, action_answers, rest, stake="10"):
+    return ["Enter your stake in Euro: ", ("stake", stake, float(stake)), opening, *action_answers, rest]
+
+
+GOODBYE = "******** GOODBYE - COME AGAIN **********\n"
+
+
+def test_an_overwritten_line_is_read_as_the_screen_shows_it():
+    """A natural paid 1x on the screen, the handout's 1.5x line printed first and erased with CR + ESC[2K (and a
+    total overwritten with CR and blanks): the grader reads the 1x a person sees."""
+    shadow = "You have won 15.0 Euro. Lucky you!!"
+    chunks = [*_game("Ace of Spades\nKing of Hearts\nThe first of my initial two cards is 7 of Clubs\n"
+                     "Blackjack for you!!! You have just won 15.0 Euro\r\x1b[2KBlackjack for you!!! You have just won "
+                     "10.0 Euro\n", [], ""),
+              ("again", "2", 0.0), shadow + "\r" + " " * len(shadow) + "\rYou have won 10.0 Euro. Lucky you!!\n" + GOODBYE]
+    tests, judgement = _judged(chunks)
+    assert tests["games/money"].status == "failed" and "+10.00 Euro for 'won with a natural'" in tests["games/money"].message
+    assert tests["games/session"].status == "passed"      # the total a person sees is the games' sum
+    assert judgement.scores["games"] == 50
+
+
+def test_a_cursor_moved_to_another_line_makes_the_session_unreadable():
+    game = _game("9 of Spades\n8 of Hearts\nThe first of my initial two cards is 10 of Clubs\nEnter chosen action: ",
+                 [("action", "2", 2.0)], "My turn to play...\nMy second initial card is 7 of Diamonds\nI am stopping...\n"
+                 "You have won 10.0 Euro\n\x1b[1A\x1b[2KYou have lost 10.0 Euro\n")
+    tests, judgement = _judged([*game, ("again", "2", 0.0), "You have lost 10.0 Euro. Next time luckier.\n" + GOODBYE])
+    note = tests["c/session"]
+    assert note.status == "failed" and "moves the cursor to rewrite earlier lines (ESC[1A at line 10)" in note.message
+    assert "can't be graded" in note.message and "c" in judgement.short_cases
+    assert judgement.scores == {"games": 0.0, "wording": 0.0}
+    assert tests["games/session"].status == "failed"
+
+
+def test_colour_and_a_spinner_within_the_line_keep_a_game_right():
+    game = _game("\x1b[1m9 of Spades\x1b[0m\n\x1b[31mKing of Hearts\x1b[0m\nThe first of my initial two cards is "
+                 "\x1b[1m10 of Clubs\x1b[0m\n\x1b[36mEnter chosen action: \x1b[0m", [("action", "2", 2.0)],
+                 "My turn to play...\nthinking |\b/\b-\r\x1b[KMy second initial card is \x1b[31m8 of Diamonds\x1b[0m\n"
+                 "I am stopping...\n\x1b[32mYou have won 10.0 Euro\x1b[0m\n")
+    tests, judgement = _judged(["\x1b[?25lShuffling |\b/\r\x1b[K\x1b[?25h", *game, ("again", "2", 0.0),
+                                "You have won 10.0 Euro. Lucky you!!\n" + GOODBYE])
+    assert all(tests[f"games/{aspect}"].status == "passed" for aspect in plugin.ASPECTS), \
+        [tests[f"games/{a}"].message for a in plugin.ASPECTS]
+    assert judgement.scores["games"] == 60
+
+
+def test_a_dealer_that_plays_out_of_sight_is_a_fault_of_its_play_and_of_the_money():
+    """The player stands on 19 and the program only announces a win: with no hidden card the grader would make one up
+    (the unseen cards in order), and a program that announces what that made-up dealer gives passed."""
+    game = _game("9 of Spades\nKing of Hearts\nThe first of my initial two cards is 10 of Clubs\nEnter chosen action: ",
+                 [("action", "2", 2.0)], "You have won 10.0 Euro\n")
+    tests, judgement = _judged([*game, ("again", "2", 0.0), "You have won 10.0 Euro. Lucky you!!\n" + GOODBYE])
+    for aspect in ("dealer_play", "money"):
+        assert tests[f"games/{aspect}"].status == "failed", aspect
+        assert "never showed the dealer's hidden card" in tests[f"games/{aspect}"].message
+    assert "can't be checked" in tests["games/money"].message
+    assert judgement.scores["games"] == 40
+    # a game the player's own hand decides needs no dealer: a bust is judged as before
+    bust = _game("9 of Spades\n8 of Hearts\nThe first of my initial two cards is 10 of Clubs\nEnter chosen action: ",
+                 [("action", "1", 1.0)], "Your next card is 7 of Clubs\nYou have been burned and have lost 10.0 Euro\n")
+    tests, _ = _judged([*bust, ("again", "2", 0.0), "You have lost 10.0 Euro. Next time luckier.\n" + GOODBYE])
+    assert tests["games/dealer_play"].status == "passed" and tests["games/money"].status == "passed"
+
+
+def test_two_results_or_two_totals_get_no_benefit_of_the_doubt():
+    lost_then_won = _game("9 of Spades\n8 of Hearts\nThe first of my initial two cards is 10 of Clubs\n"
+                          "Enter chosen action: ", [("action", "2", 2.0)],
+                          "My turn to play...\nMy second initial card is 9 of Diamonds\nI am stopping...\n"
+                          "You have lost 10.0 Euro\nYou have won 10.0 Euro\n")
+    tests, _ = _judged([*lost_then_won, ("again", "2", 0.0), "You have lost 10.0 Euro. Next time luckier.\n"
+                        "You have won 10.0 Euro. Lucky you!!\n" + GOODBYE])
+    money, session = tests["games/money"], tests["games/session"]
+    assert money.status == "failed" and "'You have won 10.0 Euro') contradicts the result of line" in money.message
+    assert session.status == "failed" and "2 different final totals were shown" in session.message
+    # a running total after the result is no second result, and the same total twice is one total
+    honest = _game("9 of Spades\n8 of Hearts\nThe first of my initial two cards is 10 of Clubs\nEnter chosen action: ",
+                   [("action", "2", 2.0)], "My turn to play...\nMy second initial card is 9 of Diamonds\n"
+                   "I am stopping...\nYou have lost 10.0 Euro\nSo far you have lost 10.0 Euro in total\n")
+    tests, judgement = _judged([*honest, ("again", "2", 0.0), "You have lost 10.0 Euro. Next time luckier.\n"
+                                "You have lost 10.0 Euro. Next time luckier.\n" + GOODBYE])
+    assert judgement.scores["games"] == 60, [test.message for test in tests.values() if test.status == "failed"]
+
+
+def test_a_burn_claimed_for_cards_that_did_not_burn_is_a_money_fault():
+    """The dealer stops on 18 and the player has 19: the money (+10) is right, but the line says the dealer burned."""
+    game = _game("9 of Spades\nKing of Hearts\nThe first of my initial two cards is 10 of Clubs\nEnter chosen action: ",
+                 [("action", "2", 2.0)], "My turn to play...\nMy second initial card is 8 of Diamonds\nI am stopping...\n"
+                 "I have burned myself and you win 10.0 Euro\n")
+    tests, _ = _judged([*game, ("again", "2", 0.0), "You have won 10.0 Euro. Lucky you!!\n" + GOODBYE])
+    assert tests["games/money"].status == "failed"
+    assert "claims the dealer burned, but the dealer's cards total 18" in tests["games/money"].message

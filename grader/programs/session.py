@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Collection, Literal
 
+from .terminal import Move, Terminal
+
 if TYPE_CHECKING:
     from grader.languages import Language
 
@@ -40,9 +42,20 @@ class Transcript:
         return "".join(e.text for e in self.events if e.stream == "out")
 
     def lines(self) -> list[str]:
-        """What a console showed, the answers on the lines of their prompts."""
-        text = "".join(e.text + ("\n" if e.stream == "in" else "") for e in self.events)
-        return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        """What a console showed, line by line, the answers on the lines of their prompts (see :meth:`screen`)."""
+        return self.screen()[0]
+
+    def screen(self) -> tuple[list[str], list[Move]]:
+        """The lines a person at a terminal saw (``\\r`` and backspaces overwrite, colours dropped), and the
+        cursor moves off the line that make the output unreadable as lines (:mod:`grader.programs.terminal`)."""
+        terminal = Terminal()
+        lines: list[str] = []
+        for event in self.events:
+            lines += terminal.feed(event.text)
+            if event.stream == "in":        # the answer is echoed where the cursor is, then Enter
+                lines.append(terminal.end_line())
+        lines.append(terminal.end_line())
+        return lines, terminal.moves
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,199 @@
+# A hostile program (red team): the dealer stands on 17 and a natural pays 1x, and both bugs are
+# hidden from a grader that splits the output at carriage returns: each line a person would see is
+# preceded by the line the handout wants, rubbed out at once (backspaces and blanks, CR + ESC[2K,
+# CR + blanks), so a parser that reads every byte sees a perfect game while the screen shows the bugs.
+"""
+Author: Petros Georgiou
+Written: 21/10/2017
+Last updated: 28/10/2017
+
+Execution: python3 pgeorg02_erg2.py
+
+A Blackjack session at the console: the computer deals and plays the dealer,
+the user plays against it for as many games as wanted, and at the end the
+program announces the total amount won or lost.
+"""
+import os
+import random
+
+SUITS = ["Clubs", "Diamonds", "Hearts", "Spades"]
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King", "Ace"]
+
+
+def create_shuffled_deck():
+    """Build the 52 cards and shuffle them with 100001 random swaps."""
+    deck = [rank + " of " + suit for rank in RANKS for suit in SUITS]
+    for _ in range(100001):
+        first = int(random.random() * 52)
+        second = int(random.random() * 52)
+        deck[first], deck[second] = deck[second], deck[first]
+    return deck
+
+
+def load_decks():
+    """Fixed decks for testing: BLACKJACK_DECK names a file, one card per line, 52 per game."""
+    path = os.environ.get("BLACKJACK_DECK")
+    if not path:
+        return []
+    with open(path) as deck_file:
+        cards = [line.strip() for line in deck_file if line.strip()]
+    return [cards[start:start + 52] for start in range(0, len(cards), 52)]
+
+
+def card_value(card):
+    """Points of a card, an Ace as 11."""
+    rank = card.split(" ")[0]
+    if rank == "Ace":
+        return 11
+    if rank in ("Jack", "Queen", "King"):
+        return 10
+    return int(rank)
+
+
+def hand_total(hand):
+    """Best total of a hand: Aces drop to 1 while the hand is over 21."""
+    total = sum(card_value(card) for card in hand)
+    aces = sum(1 for card in hand if card.startswith("Ace"))
+    while total > 21 and aces > 0:
+        total -= 10
+        aces -= 1
+    return total
+
+
+def money(amount):
+    """Amounts are shown like Java doubles (10.0)."""
+    return str(float(amount))
+
+
+def ask_insurance(stake):
+    """The dealer shows an Ace: the player may lower the stake to half."""
+    while True:
+        new_stake = float(input("Dealer has an Ace. Your insured stake (" + money(stake / 2) + "-" + money(stake) + "): "))
+        if stake / 2 <= new_stake <= stake:
+            return new_stake
+
+
+def hide(text):
+    """Print a line and rub it out with backspaces and blanks: the screen keeps nothing of it."""
+    print(text + "\b" * len(text) + " " * len(text))
+
+
+def dealer_turn(dealer, deck):
+    """The dealer reveals the hidden card and draws while under 17 (stands on 17).
+
+    Returns the hand the dealer would have drawn to under the handout's rule, shown to
+    nobody who reads the screen."""
+    print("My turn to play...")
+    print("My second initial card is " + dealer[1])
+    while hand_total(dealer) < 17:
+        dealer.append(deck.pop(0))
+        print("My next card is " + dealer[-1])
+    shadow = list(dealer)
+    while hand_total(shadow) <= 17:
+        shadow.append(deck[len(shadow) - len(dealer)])
+        hide("My next card is " + shadow[-1])
+    print("I am stopping...")
+    return shadow
+
+
+def settle(player_total, dealer_total, stake):
+    """Money won (negative when lost) once the dealer has stopped, and its line."""
+    if dealer_total > 21:
+        return stake, "I have burned myself and you win " + money(stake) + " Euro"
+    if dealer_total == 21:
+        return -stake, "Blackjack for me!!! You have just lost " + money(stake) + " Euro"
+    if player_total > dealer_total:
+        return stake, "You have won " + money(stake) + " Euro"
+    if player_total < dealer_total:
+        return -stake, "You have lost " + money(stake) + " Euro"
+    return 0, "It is a tie, you get back your " + money(stake) + " Euro"
+
+
+def overwrite(shadow_line, line):
+    """The shadow line, then a return to column 0 and an erase of the line: the screen shows only ``line``."""
+    if shadow_line != line:
+        print(shadow_line, end="\r\x1b[2K")
+    print(line)
+
+
+def play_game(stake, deck):
+    """One game from the deal to the result; returns the money won and the money a reader of
+    the shadow lines would think was won."""
+    player = [deck.pop(0), deck.pop(0)]
+    dealer = [deck.pop(0), deck.pop(0)]
+    print(player[0])
+    print(player[1])
+    print("The first of my initial two cards is " + dealer[0])
+    if hand_total(player) == 21:
+        overwrite("Blackjack for you!!! You have just won " + money(1.5 * stake) + " Euro",
+                  "Blackjack for you!!! You have just won " + money(stake) + " Euro")
+        return stake, 1.5 * stake
+    if dealer[0].startswith("Ace"):
+        stake = ask_insurance(stake)
+    if hand_total(dealer) == 21:
+        print("My second card is " + dealer[1])
+        print("As you see I have a natural blackjack, so you lose your stake")
+        return -stake, -stake
+    first_action = True
+    while True:
+        action = input("Enter chosen action: ").strip()
+        if action == "4" and first_action:
+            print("By surrendering you only lose " + money(stake / 2) + " Euro")
+            return -stake / 2, -stake / 2
+        if action == "2":
+            break
+        if action not in ("1", "3"):
+            continue
+        if action == "3":
+            stake = stake * 2
+        player.append(deck.pop(0))
+        label = "Your final card is " if action == "3" else "Your next card is "
+        print(label + player[-1])
+        first_action = False
+        if hand_total(player) > 21:
+            print("You have been burned and have lost " + money(stake) + " Euro")
+            return -stake, -stake
+        if hand_total(player) == 21:
+            print("Blackjack for you!!! You have just won " + money(stake) + " Euro")
+            return stake, stake
+        if action == "3":
+            break
+    shadow = dealer_turn(dealer, deck)
+    won, line = settle(hand_total(player), hand_total(dealer), stake)
+    shadow_won, shadow_line = settle(hand_total(player), hand_total(shadow), stake)
+    overwrite(shadow_line, line)
+    return won, shadow_won
+
+
+def total_line(total):
+    """The session's final line."""
+    if total >= 0:
+        return "You have won " + money(total) + " Euro. Lucky you!!"
+    return "You have lost " + money(-total) + " Euro. Next time luckier."
+
+
+def main():
+    """The session: games until the player answers 2 (or 0)."""
+    print("******* WELCOME TO BLACKJACK ********")
+    total = 0.0
+    shadow_total = 0.0
+    game_number = 1
+    decks = load_decks()
+    while True:
+        print(">>>> We are about to start Game number " + str(game_number) + " <<<<")
+        stake = float(input("Enter your stake in Euro: "))
+        deck = list(decks[(game_number - 1) % len(decks)]) if decks else create_shuffled_deck()
+        won, shadow_won = play_game(stake, deck)
+        total += won
+        shadow_total += shadow_won
+        game_number += 1
+        if input().strip() != "1":
+            break
+    shadow = total_line(shadow_total)
+    if shadow != total_line(total):
+        print(shadow, end="\r" + " " * len(shadow) + "\r")
+    print(total_line(total))
+    print("******** GOODBYE - COME AGAIN **********")
+
+
+main()
