@@ -278,6 +278,13 @@ def _refused(child: Path) -> Submission | None:
                       problems=(cast(tuple[ErrorKind, str], problem),))
 
 
+def _shared_id(subs: list[Submission]) -> Submission:
+    entries = ", ".join(upload_guard.shown_name(s.path.name) + ("/" if s.path.is_dir() else "") for s in subs)
+    return Submission(id=subs[0].id, path=subs[0].path, problems=(("duplicate-id", (
+        f"{len(subs)} entries have the id {subs[0].id} ({entries}): none was graded, since its grade "
+        "could go to the wrong one; ids come from file stems and folder names, so rename all but one"),),))
+
+
 def discover(targets: Iterable[str | Path], expected: Sequence[str], *, languages: Sequence[str] | None = None) -> list[Submission]:
     """Every submission in the targets, in a stable order, with unique ids.
 
@@ -309,14 +316,17 @@ def discover(targets: Iterable[str | Path], expected: Sequence[str], *, language
 
 
 def check_ids(found: list[Submission]) -> list[Submission]:
-    """``found``, when no two of its submissions share an id or a report file; else a GraderError
-    before anything is graded or written."""
+    """``found`` with one submission per id: the entries that share an id (``x.py`` beside a
+    folder ``x/``) become one refused submission, since a grade could go to the wrong one, and
+    the rest of the batch goes on.  Ids whose report files would still clash (their names'
+    hashes collide) are a GraderError before anything is graded or written."""
     from grader.reports._atomic import clashing_ids   # the reports' import, only for a batch
 
+    by_id: dict[str, list[Submission]] = {}
+    for sub in found:
+        by_id.setdefault(sub.id, []).append(sub)
+    found = [subs[0] if len(subs) == 1 else _shared_id(subs) for subs in by_id.values()]
     ids = [s.id for s in found]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    if duplicates:
-        raise GraderError(f"two submissions share the id {', '.join(duplicates)}", hint="ids come from file stems and folder names; rename one")
     clashes = clashing_ids(ids)
     if clashes:
         raise GraderError(f"two submissions would share report files: {'; '.join(' and '.join(map(repr, c)) for c in clashes)}",

@@ -213,9 +213,11 @@ def test_a_roster_warning_and_a_duplicate_id_error_cannot_forge_lines(tmp_path):
     (klass / FORGE).mkdir()
     (klass / FORGE / "mini.py").write_text(GOOD)
     proc = grader("grade", MINI, klass, "--out", tmp_path / "out2", "--jobs", "1")
-    assert proc.returncode == 5, proc.stderr
-    assert "\x1b" not in proc.stderr and "share the id \\x1b[2K" in proc.stderr, proc.stderr
-    assert proc.stderr.splitlines()[-1] == "  hint: ids come from file stems and folder names; rename one"
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stderr + proc.stdout and "\\x1b[2K" in proc.stderr, proc.stderr
+    refused = next((tmp_path / "out2").glob("*~*.json"))          # the id's report, its name cleaned
+    assert json.loads(refused.read_text())["errors"][0]["kind"] == "duplicate-id"
+    assert json.loads((tmp_path / "out2" / "alice.json").read_text())["score"] > 0
 
 
 def test_the_live_progress_bar_shows_an_id_as_text_not_markup():

@@ -86,15 +86,28 @@ def test_a_folder_without_the_expected_file(tmp_path):
     assert sub.problems == (("missing-file", "the folder has no hw7_iteration.py (found: notes.py, other.py)"),)
 
 
-def test_missing_target_and_duplicate_ids_are_user_errors(tmp_path):
+def test_a_missing_target_is_a_user_error(tmp_path):
     with pytest.raises(GraderError, match="no such file or folder"):
         discover([tmp_path / "nope"], EXPECTED)
+
+
+def test_entries_that_share_an_id_are_one_refused_submission_and_the_batch_goes_on(tmp_path):
+    # It stopped the whole class with "the grader itself failed" (exit 5) before anything was graded.
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "a" / "x.py").write_text("1\n")
     (tmp_path / "b" / "x.py").write_text("1\n")
-    with pytest.raises(GraderError, match="share the id x"):
-        discover([tmp_path / "a" / "x.py", tmp_path / "b" / "x.py"], EXPECTED)
+    (tmp_path / "a" / "y.py").write_text("1\n")
+    subs = discover([tmp_path / "a" / "x.py", tmp_path / "b" / "x.py", tmp_path / "a" / "y.py"], EXPECTED)
+    assert [s.id for s in subs] == ["x", "y"] and subs[1].problems == ()
+    ((kind, message),) = subs[0].problems
+    assert kind == "duplicate-id" and "2 entries have the id x (x.py, x.py): none was graded" in message
+    klass = tmp_path / "class"
+    (klass / "alice").mkdir(parents=True)
+    (klass / "alice.py").write_text("1\n")
+    (klass / "alice" / "hw7_iteration.py").write_text("1\n")
+    (sub,) = discover([klass], EXPECTED)
+    assert "(alice/, alice.py)" in sub.problems[0][1]
 
 
 def test_digest_changes_with_content(tmp_path):

@@ -22,6 +22,7 @@ ErrorKind = Literal[
     "missing-file",      # no file the assignment asks for
     "empty", "binary", "encoding",   # a file that is not readable source text
     "unreadable", "symlink", "not-a-file", "too-large", "too-many-files",  # refused at intake (grader.upload_guard)
+    "duplicate-id",      # two entries of a batch would be one student (x.py beside a folder x/)
     "wrong-language",    # a file in a language the assignment does not accept
     "syntax",            # the main file does not parse
     "compile-error",     # the build (javac ...) failed
