@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Collection, Mapping, Sequence
 
 from grader.judge.verdict import TestResult
-from grader.programs.plugin import CaseRun, Context, Judgement, Play, hide_findings, listing
+from grader.programs.plugin import CaseRun, Context, Judgement, Play, hide_findings, listing, unreadable
 from grader.programs.plugin import played_share as _played_share
 from grader.spec.loader import load_trusted_module
 
@@ -324,12 +324,7 @@ def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:
 def _unreadable(name: str, run: CaseRun, session: Any, found: _Findings) -> None:
     """A session whose output moved the cursor to other lines: what a person saw is not its lines, so none of its
     games is judged (none counts as played) and the student is told why."""
-    moves = session.moves
-    shown = ", ".join(move.describe() for move in moves[:SHOWN_PROBLEMS])
-    more = f" and {len(moves) - SHOWN_PROBLEMS} more" if len(moves) > SHOWN_PROBLEMS else ""
-    why = (f"the program moves the cursor to rewrite earlier lines ({shown}{more}); its output can't be graded: "
-           f"its {len(session.games)} game(s) are not judged and earn no points (print each line once, in order; "
-           "colours and a carriage return within one line are fine)")
+    why = unreadable(session.moves, len(session.games), SHOWN_PROBLEMS)
     wanted = run.player.policy.games
     found.played.append((0, wanted))
     found.short.append(name)

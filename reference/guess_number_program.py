@@ -8,6 +8,11 @@ summary (games, average tries) adds up. The program's secrets are its own, so th
 answers imply are tested, over all games, as uniform draws made before the first guess
 (``secret_tests``: rules ``rigged_secret`` and ``unfair_secrets``; a constant one is ``fixed_secret``),
 and the handout's lines count as wording only where they belong (``wording_in_place``).
+
+The output is read as a person at the terminal sees it (grader/programs/terminal.py), by the live player
+and by the judge alike: a hint overwritten after a carriage return, backspaces or an erase is read as the
+screen left it, colours are dropped, and a session whose output moves the cursor to other lines (to
+rewrite a hint, say) can't be read as lines: its games are not judged and none counts as played.
 """
 from __future__ import annotations
 
@@ -21,8 +26,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from grader.judge.verdict import TestResult
-from grader.programs.plugin import CaseRun, Context, Judgement, Play, Stop, hide_findings, listing, played_share
+from grader.programs.plugin import (CaseRun, Context, Judgement, Play, Stop, hide_findings, listing, played_share,
+                                    unreadable)
 from grader.programs.session import Transcript
+from grader.programs.terminal import Move, Terminal
 
 CRITERIA = ("games", "wording")
 LOWEST, HIGHEST = 1, 100
@@ -81,12 +88,13 @@ class GuessPlayer:
     quit_sent: bool = False
     contradiction: str = ""
     rng: random.Random = field(init=False)
+    terminal: Terminal = field(default_factory=Terminal, repr=False)   # the screen the program's output makes
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
     def answer(self, output: str) -> Any:
-        read(self, output)
+        read(self, self.terminal.feed(output) + [self.terminal.current])
         if self.quit_sent:
             return Stop("the program did not end after 'n'")
         log = self.logs[-1] if self.logs else None
@@ -109,6 +117,8 @@ class GuessPlayer:
         return self._send(str(guess), "guess")
 
     def _send(self, text: str, role: str) -> str:
+        self.terminal.feed(text)        # echoed where the cursor is, then Enter ends the line
+        self.terminal.end_line()
         self.sent.append(text)
         self.roles.append((role, len(self.logs) - 1))
         return text
@@ -119,15 +129,16 @@ def next_guess(strategy: str, lo: int, hi: int, rng: random.Random) -> int:
     return (lo + hi) // 2 if strategy == "binary" else rng.randint(lo, hi)
 
 
-def read(player: GuessPlayer, output: str) -> None:
-    """Apply the hints printed since the last answer to the open guess."""
+def read(player: GuessPlayer, lines: Sequence[str]) -> None:
+    """Apply the hints shown since the last answer (the lines as the screen shows them, the prompt's last) to the
+    open guess."""
     if not player.logs or not player.logs[-1].guesses:
         return
     log = player.logs[-1]
     guess, hint = log.guesses[-1]
     if hint != "?":
         return
-    for line in output.splitlines():
+    for line in lines:
         if _RIGHT.search(line):
             log.guesses[-1] = (guess, "right")
             numbers = re.findall(r"\d+", line)
@@ -164,42 +175,29 @@ def _secret(log: GameLog) -> tuple[int | None, str]:
     return None, "the game never ended with a right guess"
 
 
+@dataclass
+class _Findings:
+    """What the judging of the runs has found so far, over all cases."""
+
+    faults: dict[str, list[str]] = field(default_factory=lambda: {aspect: [] for aspect in ASPECTS})
+    played: list[Played] = field(default_factory=list)
+    in_place: set[str] = field(default_factory=set)
+    notes: list[TestResult] = field(default_factory=list)     # per case, of a session that can't be read
+    short: list[str] = field(default_factory=list)
+    games: int = 0
+    done: int = 0
+    wanted: int = 0
+
+
 def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
-    faults: dict[str, list[str]] = {aspect: [] for aspect in ASPECTS}
-    played: list[Played] = []
-    in_place: set[str] = set()
-    games = 0
-    done = wanted = 0
-    short: list[str] = []
+    found = _Findings()
     for run in runs:
-        before = {aspect: len(found) for aspect, found in faults.items()}
-        name = run.case["name"]
-        player: GuessPlayer = run.player
-        secrets: dict[int, int] = {}
-        finished = [(index, log) for index, log in enumerate(player.logs) if log.guesses and log.guesses[-1][1] == "right"]
-        done, wanted = done + min(len(finished), player.games), wanted + player.games   # lost sessions too
-        if len(finished) < player.games and not run.crash:
-            short.append(name)
-        for number, (index, log) in enumerate(finished, 1):
-            games += 1
-            secret, why = _secret(log)
-            if secret is None:
-                faults["hints"].append(f"{name} game {number}: {why}")
-            else:
-                secrets[index] = secret
-                played.append(Played(player.strategy, log.rng_state, secret, len(log.guesses)))
-            if log.announced_tries != len(log.guesses):
-                faults["tries"].append(f"{name} game {number}: announced {log.announced_tries} tries after "
-                                       f"{len(log.guesses)} guesses")
-        if player.contradiction:
-            faults["hints"].append(f"{name} {player.contradiction}")
-        if run.crash is None and run.transcript.ended == "exit":
-            faults["session"].extend(_summary_problems(name, run.transcript.output, [log for _, log in finished]))
-        elif run.transcript.ended == "stopped":
-            faults["session"].append(f"{name}: {run.transcript.note}")
-        in_place |= wording_in_place(run.transcript, player, secrets)
+        before = {aspect: len(faults) for aspect, faults in found.faults.items()}
+        _judge_run(run, found)
         if run.case.get("visibility", "hidden") == "hidden":
-            hide_findings(faults, before)     # they quote the program's output of a hidden case
+            hide_findings(found.faults, before)     # they quote the program's output of a hidden case
+    faults, played, in_place, games, short = found.faults, found.played, found.in_place, found.games, found.short
+    done, wanted = found.done, found.wanted
     share, played_test = played_share(done, wanted, "games")
     points = ctx.points.get("games", 0.0) / len(ASPECTS) * share
     tests = [_aspect_test(aspect, faults[aspect], points, games) for aspect in ASPECTS]
@@ -218,13 +216,61 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
         broken.append(("fixed_secret", f"the secret was {secrets_drawn[0]} in all {len(secrets_drawn)} games"))
     tested = secret_tests(played)
     for rule in ("rigged_secret", "unfair_secrets"):
-        found = [message for kind, message in tested if kind == rule and not (fixed and rule == "unfair_secrets")]
-        if found:
-            broken.append((rule, "; ".join(found)))
+        messages = [message for kind, message in tested if kind == rule and not (fixed and rule == "unfair_secrets")]
+        if messages:
+            broken.append((rule, "; ".join(messages)))
     if played_test:
         tests.append(played_test)
+    tests += found.notes
     scores = {"games": points * sum(1 for aspect in ASPECTS if not faults[aspect]), "wording": wording * ratio}
     return Judgement(scores, tests, broken, short_cases=tuple(short))
+
+
+def _judge_run(run: CaseRun, found: _Findings) -> None:
+    """One case's session, read from the screen its output made: its games, its summary, its wording."""
+    name = run.case["name"]
+    player: GuessPlayer = run.player
+    parts, moves = run.transcript.segments()
+    found.wanted += player.games              # lost sessions too
+    if moves:
+        _unreadable(run, moves, found)
+        return
+    faults = found.faults
+    secrets: dict[int, int] = {}
+    finished = [(index, log) for index, log in enumerate(player.logs) if log.guesses and log.guesses[-1][1] == "right"]
+    found.done += min(len(finished), player.games)
+    if len(finished) < player.games and not run.crash:
+        found.short.append(name)
+    for number, (index, log) in enumerate(finished, 1):
+        found.games += 1
+        secret, why = _secret(log)
+        if secret is None:
+            faults["hints"].append(f"{name} game {number}: {why}")
+        else:
+            secrets[index] = secret
+            found.played.append(Played(player.strategy, log.rng_state, secret, len(log.guesses)))
+        if log.announced_tries != len(log.guesses):
+            faults["tries"].append(f"{name} game {number}: announced {log.announced_tries} tries after "
+                                   f"{len(log.guesses)} guesses")
+    if player.contradiction:
+        faults["hints"].append(f"{name} {player.contradiction}")
+    if run.crash is None and run.transcript.ended == "exit":
+        shown = "\n".join(line for part in parts for line in part)
+        faults["session"].extend(_summary_problems(name, shown, [log for _, log in finished]))
+    elif run.transcript.ended == "stopped":
+        faults["session"].append(f"{name}: {run.transcript.note}")
+    found.in_place |= wording_in_place(run.transcript, player, secrets, parts)
+
+
+def _unreadable(run: CaseRun, moves: Sequence[Move], found: _Findings) -> None:
+    """A session whose output moved the cursor to other lines: what a person saw is not its lines, so none of its
+    games is judged (none counts as played, as in the Blackjack plug-in) and the student is told why."""
+    name = run.case["name"]
+    why = unreadable(moves, len(run.player.logs))
+    found.short.append(name)
+    found.faults["session"].append(f"{name}: {why}")
+    found.notes.append(TestResult(name=f"{name}/session", function="games", visibility=run.case.get("visibility", "hidden"),
+                                  status="failed", score=0.0, max_score=0.0, message=why))
 
 
 def _aspect_test(aspect: str, faults: list[str], points: float, games: int) -> TestResult:
@@ -244,23 +290,13 @@ def _template(line: str) -> str:
     return re.sub(r"\d+", "{n}", line).rstrip()
 
 
-def _last_line(text: str) -> str:
-    lines = [line for line in text.split("\n") if line.strip()]
-    return lines[-1] if lines else ""
+def _last_line(lines: Sequence[str]) -> str:
+    shown = [line for line in lines if line.strip()]
+    return shown[-1] if shown else ""
 
 
-def segments(transcript: Transcript) -> list[str]:
-    """What the program printed before each answer, and last what it printed after the last one."""
-    parts = [""]
-    for event in transcript.events:
-        if event.stream == "in":
-            parts.append("")
-        else:
-            parts[-1] += event.text.replace("\r\n", "\n").replace("\r", "\n")
-    return parts
-
-
-def wording_in_place(transcript: Transcript, player: GuessPlayer, secrets: Mapping[int, int]) -> set[str]:
+def wording_in_place(transcript: Transcript, player: GuessPlayer, secrets: Mapping[int, int],
+                     parts: Sequence[Sequence[str]] | None = None) -> set[str]:
     """The kinds of line (digits as {n}) printed in the situation each belongs to.
 
     The guess prompt counts as the prompt a guess answered, the question to play again as the one
@@ -268,13 +304,14 @@ def wording_in_place(transcript: Transcript, player: GuessPlayer, secrets: Mappi
     when true: "Too low!" when the guess was below the game's secret (the number its right guess hit;
     in a game that never reached one, when it is the hint the grader read); the line of the right
     guess only in answer to the guess that ended the game. A legend printed anywhere else counts for
-    nothing.
+    nothing. The lines are read as the screen showed them (``parts``: :meth:`Transcript.segments`).
     """
-    parts = segments(transcript)
+    if parts is None:
+        parts = transcript.segments()[0]       # as the screen showed them
     found: set[str] = set()
     count: dict[int, int] = {}
     for j, (role, game) in enumerate(player.roles[: len(parts) - 1]):
-        prompt, response = _template(_last_line(parts[j])), [_template(line) for line in parts[j + 1].split("\n")]
+        prompt, response = _template(_last_line(parts[j])), [_template(line) for line in parts[j + 1]]
         if role == "again":
             found.add(prompt)
             if player.sent[j] == "n":
@@ -409,8 +446,9 @@ def secret_tests(played: Sequence[Played]) -> list[tuple[str, str]]:
     return broken
 
 
-def _summary_problems(name: str, output: str, finished: list[GameLog]) -> list[str]:
-    tail = output.strip().splitlines()[-3:]
+def _summary_problems(name: str, shown: str, finished: list[GameLog]) -> list[str]:
+    """What is wrong with the summary among the last lines ``shown`` on the screen."""
+    tail = shown.strip().splitlines()[-3:]
     summary = next((line for line in tail if re.search(r"\bgames?\b", line, re.I)), None)
     if summary is None:
         return [f"{name}: no summary line with the number of games at the end"]

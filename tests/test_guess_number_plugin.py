@@ -6,7 +6,7 @@ import itertools
 import random
 from collections import Counter
 
-from grader.programs.plugin import CaseRun, Context, Judgement
+from grader.programs.plugin import CaseRun, Context, Judgement, Stop
 from grader.programs.session import Event, Transcript
 from grader.spec.loader import load_trusted_module
 
@@ -93,8 +93,12 @@ def from_secrets(secrets):
     return make
 
 
+class Stopped(Exception):
+    """The player stopped the session (its reason is the transcript's note)."""
+
+
 def run_case(case, game, banner=""):
-    """One case's session, as the engine would record it, with the plug-in's player answering."""
+    """One case's session, as the engine would record it, with the plug-in's player answering (until it stops)."""
     player = plugin.start(case, CTX).player
     events: list[Event] = []
     pending = "Welcome to Guess the Number!\n" + banner
@@ -103,28 +107,32 @@ def run_case(case, game, banner=""):
         nonlocal pending
         events.append(Event(0.0, "out", pending + prompt))
         reply = player.answer(pending + prompt)
-        assert isinstance(reply, str), reply
+        if isinstance(reply, Stop):
+            raise Stopped(reply.reason)
         events.append(Event(0.0, "in", reply))
         pending = ""
         return reply
 
     games = []
-    while True:
-        play = game()
-        prompt = next(play)
-        tries = 0
+    try:
         while True:
-            tries += 1
-            try:
-                hint = play.send(int(exchange(prompt)))
-                pending += hint
-                prompt = next(play)
-            except StopIteration as end:
-                pending += end.value
+            play = game()
+            prompt = next(play)
+            tries = 0
+            while True:
+                tries += 1
+                try:
+                    hint = play.send(int(exchange(prompt)))
+                    pending += hint
+                    prompt = next(play)
+                except StopIteration as end:
+                    pending += end.value
+                    break
+            games.append(tries)
+            if exchange("Play again? (y/n): ") == "n":
                 break
-        games.append(tries)
-        if exchange("Play again? (y/n): ") == "n":
-            break
+    except Stopped as stop:
+        return CaseRun(case, Transcript(tuple(events), "stopped", note=str(stop)), None, player)
     events.append(Event(0.0, "out", f"You played {len(games)} games with {sum(games) / len(games):.1f} tries "
                                     "on average.\nGoodbye!\n"))
     return CaseRun(case, Transcript(tuple(events), "exit", exit_code=0), None, player)
@@ -260,3 +268,91 @@ def test_prompts_and_goodbye_count_only_in_their_place():
     events[-1] = Event(0.0, "out", "You played 2 games with 5.0 tries on average.\n")    # no goodbye at the end
     silent = plugin.wording_in_place(Transcript(tuple(events), "exit"), run.player, {})
     assert "Goodbye!" not in silent       # the banner's goodbye does not count
+
+
+# ----------------------------------------------------------------------------- the screen, not the bytes
+
+def shown_as(hint):
+    """The handout's program, each hint and the line of the right guess printed as ``hint(line, guess, secret)``."""
+    def make(rng):
+        def game():
+            secret, tries = rng.randint(1, 100), 0
+            while True:
+                guess = yield "Enter your guess: "
+                tries += 1
+                if guess == secret:
+                    return hint(f"Correct! You guessed it in {tries} tries.", guess, secret)
+                yield hint("Too low!" if guess < secret else "Too high!", guess, secret)
+        return game
+    return make
+
+
+#: Ways to print a line and overwrite it at once on the screen: a carriage return, backspaces, CR + erase the line.
+OVERWRITES = {"cr": "\r", "backspaces": "\b" * len("Too low!"), "erase": "\r\x1b[2K"}
+
+
+def test_a_true_hint_overwritten_by_a_false_one_on_the_screen_is_false():
+    """"Too low!" printed for a parser and covered at once by "Too high!": a person reads the wrong hint, and so
+    does the grader (it believed the first hint in the bytes: all right)."""
+    for how, overwrite in OVERWRITES.items():
+        def hint(line, guess, secret, overwrite=overwrite):
+            return line + (overwrite + "Too high!" if guess < secret else "") + "\n"
+
+        judgement = judge_program(shown_as(hint), cases=CASES[:1])
+        hints = next(t for t in judgement.tests if t.name == "games/hints")
+        assert hints.status == "failed" and "no number is left" in hints.staff["message"], (how, hints.staff)
+        assert judgement.scores["games"] < 70 / 2, how      # the session stops at the first false hint
+
+
+def test_a_false_hint_overwritten_by_the_true_one_on_the_screen_is_true():
+    """The reverse: "Too low!" above the secret, covered at once by the true "Too high!": a person reads the true
+    hint, and the program keeps full marks (the grader believed the false one, and the hints left no number)."""
+    for how, overwrite in OVERWRITES.items():
+        def hint(line, guess, secret, overwrite=overwrite):
+            return ("Too low!" + overwrite if guess > secret else "") + line + "\n"
+
+        judgement = judge_program(shown_as(hint))
+        assert judgement.rules_broken == [] and judgement.scores == {"games": 70.0, "wording": 10.0}, how
+
+
+def test_colours_and_a_spinner_are_not_part_of_what_is_read():
+    """In colour, a spinner turned with carriage returns and wiped before each hint: the handout's screen (the
+    colour codes' digits were read as the tries, 0, and no hint was the handout's line)."""
+    def hint(line, guess, secret):
+        spinner = "\x1b[?25l" + "".join(f"\r\x1b[36mChecking {frame}\x1b[0m" for frame in "|/-\\") + "\r\x1b[K\x1b[?25h"
+        return f"{spinner}\x1b[33m{line}\x1b[0m\n"
+
+    judgement = judge_program(shown_as(hint))
+    assert judgement.rules_broken == [] and judgement.scores == {"games": 70.0, "wording": 10.0}
+    assert all(t.status == "passed" for t in judgement.tests), [t.message for t in judgement.tests if t.status != "passed"]
+
+
+def test_a_session_that_rewrites_earlier_lines_is_not_judged():
+    """The true hint on a line of its own, then the cursor up (ESC[1A) to write the false one over it: what a person
+    saw is not the lines, so no game counts as played and the student is told why (all right before)."""
+    def hint(line, guess, secret):
+        false = {"Too low!": "Too high!", "Too high!": "Too low!"}.get(line)
+        return line + "\n" + (f"\x1b[1A\x1b[2K{false}\n" if false and abs(guess - secret) <= 2 else "")
+
+    judgement = judge_program(shown_as(hint))
+    assert judgement.scores == {"games": 0.0, "wording": 0.0}
+    notes = {t.name: t for t in judgement.tests if t.name.endswith("/session") and t.name != "games/session"}
+    assert set(notes) == {f"{case['name']}/session" for case in CASES}
+    assert all(note.status == "failed" and "moves the cursor to rewrite earlier lines (ESC[1A at line" in note.message
+               and "its output can't be graded" in note.message for note in notes.values())
+    assert "played 0 of the 130 games" in next(t for t in judgement.tests if t.name == "played").message
+    assert set(judgement.short_cases) == {case["name"] for case in CASES}
+    session = next(t for t in judgement.tests if t.name == "games/session")
+    assert "binary_search: the program moves the cursor" in session.staff["message"]
+
+
+def test_the_summary_is_read_as_the_screen_shows_it():
+    """The right summary printed and erased at once (CR + ESC[2K) under a wrong one: the wrong one is read."""
+    case = {"name": "one", "visibility": "public", "strategy": "binary", "games": 2, "seed": 1}
+    run = run_case(case, honest(random.Random(1)))
+    events = list(run.transcript.events)
+    wrong = "\r\x1b[2KYou played 9 games with 1.0 tries on average.\n"
+    events[-1] = Event(0.0, "out", events[-1].text.replace(" on average.\n", " on average." + wrong, 1))
+    judgement = plugin.judge([CaseRun(case, Transcript(tuple(events), "exit"), None, run.player)], CTX)
+    session = next(t for t in judgement.tests if t.name == "games/session")
+    assert session.status == "failed" and "does not say 2 games" in session.message, session.message

@@ -98,3 +98,13 @@ def test_the_transcript_reads_the_screen_with_the_answers_echoed():
     assert transcript.screen()[1] == []
     moved = Transcript(events + (Event(0.3, "out", "\x1b[2Agone\n"),), "exit")
     assert [m.describe() for m in moved.screen()[1]] == ["ESC[2A at line 4"]
+
+
+def test_the_segments_between_answers_are_read_from_the_screen():
+    events = (Event(0.0, "out", "Welcome\nToo low!\rToo high!\nGuess: "), Event(0.1, "in", "50"),
+              Event(0.2, "out", "\x1b[32mRight\x1b[0m\nAgain? \b\b\b\b\b\b\bAgain (y/n)? "), Event(0.3, "in", "n"),
+              Event(0.4, "out", "Bye\n"))
+    parts, moves = Transcript(events, "exit").segments()
+    assert parts == [["Welcome", "Too high!", "Guess: "], ["Right", "Again (y/n)? "], ["Bye", ""]] and moves == []
+    _, moved = Transcript(events + (Event(0.5, "out", "\x1b[1AGoodbye\n"),), "exit").segments()
+    assert [m.describe() for m in moved] == ["ESC[1A at line 7"]

@@ -33,6 +33,7 @@ from grader.judge.verdict import TestResult
 from grader.spec.loader import load_trusted_module
 
 from .session import Crash, Transcript
+from .terminal import Move
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,17 @@ def played_share(done: int, wanted: int, criterion: str) -> tuple[float, TestRes
     return share, TestResult(name="played", function=criterion, visibility="public", status="failed", score=0.0,
                              max_score=0.0, message=f"the program played {done} of the {wanted} games the player asked "
                              f"for to a result: the scores judged on games count {share:.0%} of their points")
+
+
+def unreadable(moves: Sequence[Move], games: int, shown: int = 3) -> str:
+    """For a plug-in: why a session whose output moved the cursor to other lines (the ``moves`` of
+    :meth:`Transcript.screen` or of a :class:`~grader.programs.terminal.Terminal`) can't be graded, in the student's
+    words. What a person saw there is not the lines the program printed, so none of its ``games`` is judged."""
+    listed = ", ".join(move.describe() for move in moves[:shown])
+    more = f" and {len(moves) - shown} more" if len(moves) > shown else ""
+    return (f"the program moves the cursor to rewrite earlier lines ({listed}{more}); its output can't be graded: "
+            f"its {games} game(s) are not judged and earn no points (print each line once, in order; "
+            "colours and a carriage return within one line are fine)")
 
 
 class HiddenFinding(str):

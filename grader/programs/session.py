@@ -57,6 +57,23 @@ class Transcript:
         lines.append(terminal.end_line())
         return lines, terminal.moves
 
+    def segments(self) -> tuple[list[list[str]], list[Move]]:
+        """What a console showed between the answers, rendered as :meth:`screen` renders it: for each answer the
+        lines shown since the one before, the last of them the prompt's line as it stood when the answer was typed
+        (without the answer), then the lines shown after the last answer; and the cursor moves off the line."""
+        terminal = Terminal()
+        parts: list[list[str]] = [[]]
+        for event in self.events:
+            if event.stream == "in":
+                parts[-1].append(terminal.current)
+                terminal.feed(event.text)
+                terminal.end_line()
+                parts.append([])
+            else:
+                parts[-1] += terminal.feed(event.text)
+        parts[-1].append(terminal.end_line())
+        return parts, terminal.moves
+
 
 @dataclass(frozen=True)
 class Crash:
