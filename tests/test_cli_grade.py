@@ -235,3 +235,16 @@ def test_the_live_progress_bar_shows_an_id_as_text_not_markup():
         progress.advance(SubmissionResult(submission="[link=https://evil.example]top[/link]", assignment="mini", score=1.0,
                                           max_score=2.0, functions={}, tests=(), errors=(), spec_digest=""))
     assert "[link=https://evil.example]top[/link]: 1/2" in screen.getvalue() and "\x1b]8;" not in screen.getvalue()
+
+
+def test_ids_that_differ_only_in_case_are_both_graded_and_the_instructor_is_warned(tmp_path):
+    # Alice.json and alice.json are one file on macOS and Windows: results copied there lose one.
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "Alice.py").write_text(GOOD)
+    (klass / "alice.py").write_text(GOOD.replace("return a + b", "return a - b"))
+    proc = grader("grade", MINI, klass, "--out", tmp_path / "out", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: the ids Alice and alice differ only in case" in " ".join(proc.stderr.split())
+    scores = {name: json.loads((tmp_path / "out" / f"{name}.json").read_text())["score"] for name in ("Alice", "alice")}
+    assert scores["Alice"] > scores["alice"]

@@ -34,7 +34,20 @@ def gather(targets: Iterable[str | Path], expected: Sequence[str], say: Callable
             say(f"warning: {warning}")
         subs = [_with_notes(sub, intake.notes.get(sub.id, ()), named_by_id=sub.path not in targets and sub.path.is_file())
                 for sub in found]
-        return check_ids(_with_refusals(subs, intake.refused, intake.notes))
+        checked = check_ids(_with_refusals(subs, intake.refused, intake.notes))
+        for group in case_clashes(sub.id for sub in checked):
+            say(f"warning: the ids {' and '.join(group)} differ only in case: their report files are distinct "
+                "here, but one overwrites the other on a case-insensitive file system (macOS, Windows) if the "
+                "results are copied there")
+        return checked
+
+
+def case_clashes(ids: Iterable[str]) -> list[tuple[str, ...]]:
+    """Groups of ids that differ only in case (``Alice``, ``alice``)."""
+    by_folded: dict[str, list[str]] = {}
+    for i in ids:
+        by_folded.setdefault(i.casefold(), []).append(i)
+    return [tuple(sorted(group)) for group in by_folded.values() if len(group) > 1]
 
 
 def _with_refusals(subs: list, refused: Mapping[str, Sequence[Refusal]], notes: Mapping[str, Sequence[str]]) -> list:
