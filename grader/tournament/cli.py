@@ -178,10 +178,11 @@ def _play_with_store(plan: _Plan, tables: Any, saved: Any, ids: list[str], progr
     return runner.play_tournament(ids, plan.games, plan.seed, plan.game.seats, plan.config, play)
 
 
-def _decided(record: GameRecord) -> tuple[Any, ...]:
-    """What a game's result rests on: its moves, scores and faults (not the times they took)."""
+def _decided(record: GameRecord) -> str:
+    """What a game's result rests on, as JSON (a stored game's log is JSON already): its moves,
+    scores and faults, not the times they took."""
     faults = [(f.seat, f.role, f.turn, f.kind, f.returned) for f in record.faults]
-    return json.dumps([record.scores, record.wins, faults, record.log], sort_keys=True, default=str),
+    return json.dumps([record.scores, record.wins, faults, record.log], sort_keys=True, default=str)
 
 
 def replay_note(stored: GameRecord | None, again: GameRecord) -> list[str]:
