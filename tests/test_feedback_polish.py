@@ -144,6 +144,21 @@ def test_the_class_page_shows_students_first_and_hidden_failures_to_staff(tmp_pa
     assert batch.HIDDEN_NOTE in section and batch.HIDDEN not in page
 
 
+def test_the_class_page_shows_staff_the_hidden_details_of_a_public_aspect_test(tmp_path):
+    # A program plug-in's aspect test is public, over every case; a hidden case's fault in it reads
+    # "long_session game 3: wrong in a hidden case" for the student and in full for staff only.
+    results = batch.make_batch()
+    aspect = TestResult(name="games/money", function="games", visibility="public", status="failed", score=0,
+                        max_score=10, message="money: long_session game 3: wrong in a hidden case",
+                        staff={"message": "money: long_session game 3: +15.00 Euro; expected +10.00 Euro"})
+    results[0] = replace(results[0], tests=(*results[0].tests, aspect))
+    write_reports(results, batch.make_spec(), tmp_path, ["html"])
+    section = (tmp_path / "report" / "index.html").read_text().split("<h2>Hidden cases that did not pass</h2>")[1]
+    assert "+15.00 Euro; expected +10.00 Euro" in section
+    student = next((tmp_path / "report" / "students").glob(f"{results[0].submission}*.html")).read_text()
+    assert "wrong in a hidden case" in student and "expected +10.00" not in student
+
+
 def test_the_case_table_puts_case_2_before_case_10(tmp_path):
     results = batch.make_batch()
     first = results[0]
