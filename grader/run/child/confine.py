@@ -199,6 +199,22 @@ def session_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
     return _shared_state_end(a)
 
 
+def no_exec_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
+    """A graded function's session starts no program: ``execve`` and ``execveat`` are refused.
+
+    A program it started is another interpreter, with none of the session's tripwires: a red
+    team's ``subprocess.run([sys.executable, "-c", "print(sum(...))"])`` added a list up with
+    the banned ``sum`` and scored full marks, seen by neither layer.  (A console program's
+    session execs the program itself, so it has :func:`session_filter` alone.)"""
+    arch = arch if arch is not None else native_arch()
+    nrs = SYSCALLS[arch]
+    a = begin_filter(arch)
+    a.emit(_JEQ_K, nrs["execve"], "eperm", 0)
+    a.emit(_JEQ_K, nrs["execveat"], "eperm", 0)
+    a.emit(_RET_K, RET_ALLOW)
+    return end_filter(a)
+
+
 def container_filter(arch: int | None = None) -> list[tuple[int, int, int, int]]:
     """The session's seccomp program for this machine's architecture (see the module doc)."""
     arch = arch if arch is not None else native_arch()
@@ -259,6 +275,17 @@ def prepared_session_filter() -> Prepared:
     if _session is None:
         _session = Prepared(session_filter())
     return _session
+
+
+_no_exec: Prepared | None = None
+
+
+def prepared_no_exec_filter() -> Prepared:
+    """:func:`no_exec_filter`, prepared once per process."""
+    global _no_exec
+    if _no_exec is None:
+        _no_exec = Prepared(no_exec_filter())
+    return _no_exec
 
 
 # ------------------------------------------------------------------ Landlock

@@ -142,6 +142,7 @@ class Zygote:
             mount(None, "/", None, MS_REC | MS_PRIVATE)
             drop_bounding_set()
             confine.prepared_session_filter()   # built once here; every session loads it
+            confine.prepared_no_exec_filter()
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 0)        # children cannot ptrace / read our memory
         if resource is not None:

@@ -27,6 +27,7 @@ static-only.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import sys
 import threading
@@ -54,6 +55,81 @@ _thread_setprofile = threading.setprofile
 _thread_getprofile = getattr(threading, "getprofile", None)
 _THIS_FILE = os.path.normcase(os.path.abspath(__file__))
 _HARNESS_DIR = os.path.join(os.path.dirname(_THIS_FILE), "")   # the child harness is never the student
+
+_getpid = os.getpid
+
+
+class ForkedCalls:
+    """Banned calls made in a process the student's code forked during a call.
+
+    A forked process holds a copy of the session's memory, so what a stand-in or the profile
+    hook records there is gone when it ends: a red team called ``sum`` in ``os.fork()``
+    children and sent the result back over a pipe, and no call was ever seen.  Such a process
+    records here instead, in an anonymous shared mapping that the session's own process made
+    (never the zygote: every session would share it) and reads when the call ends.  A slot per
+    pid (mod :data:`SLOTS`) holds that process's hits of one site and their count; a byte at
+    the start says whether any slot was written, so the usual call reads one byte."""
+
+    SLOTS, SIZE = 64, 512
+
+    def __init__(self) -> None:
+        self.owner = _getpid()
+        self._map = mmap.mmap(-1, 1 + self.SLOTS * self.SIZE)   # MAP_SHARED | MAP_ANONYMOUS
+
+    def elsewhere(self) -> bool:
+        """This is a process forked from the session's, not the session's own."""
+        return _getpid() != self.owner
+
+    def add(self, key: tuple[str, str, int]) -> None:
+        pid = _getpid()
+        at = 1 + (pid % self.SLOTS) * self.SIZE
+        found = self._read(at)
+        count = found[2] + 1 if found is not None and found[:2] == (pid, key) else 1
+        text = f"{pid}\0{count}\0{key[2]}\0{key[0]}\0{key[1]}".encode("utf-8", "replace")[:self.SIZE - 2]
+        self._map[at:at + self.SIZE] = len(text).to_bytes(2, "little") + text.ljust(self.SIZE - 2, b"\0")
+        self._map[0] = 1
+
+    def _read(self, at: int) -> tuple[int, tuple[str, str, int], int] | None:
+        size = int.from_bytes(self._map[at:at + 2], "little")
+        parts = self._map[at + 2:at + 2 + size].decode("utf-8", "replace").split("\0")
+        try:
+            pid, count, line, banned, filename = parts
+            return int(pid), (banned, filename, int(line)), int(count)
+        except ValueError:       # an empty slot, or one two processes wrote at once
+            return None
+
+    def take(self) -> dict[tuple[str, str, int], int]:
+        """The hits recorded since the last take, by (banned, filename, line); the slots emptied."""
+        if not self._map[0]:
+            return {}
+        hits: dict[tuple[str, str, int], int] = {}
+        for slot in range(self.SLOTS):
+            found = self._read(1 + slot * self.SIZE)
+            if found is not None:
+                hits[found[1]] = hits.get(found[1], 0) + found[2]
+        self._map[:] = bytes(len(self._map))
+        return hits
+
+
+_forked: ForkedCalls | None = None
+
+
+def forked_calls() -> ForkedCalls:
+    """The session's record of calls made in its forked processes, made in this process."""
+    global _forked
+    if _forked is None or _forked.owner != _getpid():
+        _forked = ForkedCalls()
+    return _forked
+
+
+def _in_fork(key: tuple[str, str, int]) -> bool:
+    """Record ``key`` for the session when this is a forked process (True), else nothing."""
+    forked = _forked
+    if forked is None or not forked.elsewhere():
+        return False
+    forked.add(key)
+    return True
+
 
 # --------------------------------------------------------------------------------------
 # Name tables shared with the static analysis
@@ -315,7 +391,8 @@ class CallWatcher:
         if site is None:
             return
         key = (banned, site[0], site[1])
-        self._counts[key] = self._counts.get(key, 0) + 1
+        if not _in_fork(key):
+            self._counts[key] = self._counts.get(key, 0) + 1
 
     def _tamper(self, reason: str) -> None:
         self.tampered = True
@@ -562,6 +639,9 @@ class Tripwires:
 
     # -- results ---------------------------------------------------------------------
     def take(self) -> list[dict[str, Any]]:
+        """The hits of the call, the session's own and its forked processes' (see ForkedCalls)."""
+        for key, count in forked_calls().take().items():
+            self._counts[key] = self._counts.get(key, 0) + count
         if not self._counts:         # the usual call: nothing banned was called
             return []
         hits = [{"banned": b, "line": line, "filename": f, "count": c} for (b, f, line), c in self._counts.items()]
@@ -736,7 +816,8 @@ class Tripwires:
         site = self._site(sys._getframe(2), names)
         if site is not None:
             key = (banned, site[0], site[1])
-            self._counts[key] = self._counts.get(key, 0) + 1
+            if not _in_fork(key):
+                self._counts[key] = self._counts.get(key, 0) + 1
 
     # -- per call --------------------------------------------------------------------
     def start(self, on_unreplaceable: Callable[[], None] | None = None) -> None:
@@ -745,6 +826,7 @@ class Tripwires:
         self._on_unreplaceable = on_unreplaceable
         if self._counts:
             self._counts = {}
+        forked_calls().take()        # made here, in the session's process, before its first call
         self.active = True
         self.refresh()
         if self.unreplaceable and on_unreplaceable is not None:

@@ -201,6 +201,8 @@ class Child:
             prctl(PR_SET_NO_NEW_PRIVS, 1)
             if self.isolated:
                 confine.prepared_session_filter().install()   # see confine.session_filter
+            if self.isolated or self.cfg.get("container"):
+                confine.prepared_no_exec_filter().install()   # see confine.no_exec_filter
         try:
             os.setsid()
         except OSError:
@@ -606,6 +608,7 @@ class Child:
             except RecursionError:
                 res.update(status="protocol", detail="returned a value nested too deeply")
         if watched:
+            self._kill_other_processes()     # a forked process records its hits until it ends
             try:
                 moved = self.tripwires.stop()
                 hits = _one_per_site(self.tripwires.take(), watcher.hits if watcher is not None else [])
