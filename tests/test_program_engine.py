@@ -194,3 +194,26 @@ def test_the_longest_cases_start_first_and_come_back_in_order(monkeypatch):
     runs = runner.run_all(None, cases, None, costs=[0.1, 0.0, 2.0, 0.5])
     assert runs == ["short", "untimed", "long", "middle"]
     assert set(started[:2]) == {"long", "middle"}
+
+
+def test_the_cpu_time_of_children_reaped_unseen_is_counted():
+    """A red team's Blackjack program ignored SIGCHLD (the kernel reaps its children, whose time
+    then reaches no parent's cutime) and did its work in children of a few ms each, between two
+    of the grader's looks at /proc: 32 s of CPU were measured as 2.4 s and got full speed points."""
+    from grader.run import _bwrap, process
+
+    code = ("import os, signal, time\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+            "for _ in range(40):\n"
+            "    if os.fork() == 0:\n"
+            "        end = time.process_time() + 0.01\n"
+            "        while time.process_time() < end:\n"
+            "            pass\n"
+            "        os._exit(0)\n"
+            "    time.sleep(0.015)\n")
+    program = process.spawn(["python3", "-u", "m.py"], {"m.py": code}, limits=Limits())
+    try:
+        assert program.wait(30) == 0
+    finally:
+        program.kill()
+    if _bwrap.is_root() and process.probe().uses_bwrap:      # the program's own cgroup counts them
+        assert program.time_s >= 0.35, program.time_s

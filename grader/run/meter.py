@@ -21,6 +21,7 @@ case's CPU time, whatever the child claims.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
@@ -131,13 +132,28 @@ def _v1(controller: str) -> str | None:
 def make_cgroup(slot: int, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
     """This slot's cgroup, or None when the machine does not let us make one (not root,
     no writable hierarchy)."""
+    return _make(slot, memory_mb=memory_mb, nproc=nproc, limited=True)
+
+
+def accounting_cgroup(slot: int) -> CgroupSlot | None:
+    """A group that only counts the CPU time of everything in it (a console program's: its
+    limits are its rlimits and wall clocks, and a JVM's threads may use every core), or None."""
+    return _make(slot, memory_mb=0, nproc=0, limited=False, tag=f"-program{next(_programs)}")
+
+
+_programs = itertools.count()
+
+
+def _make(slot: int, *, memory_mb: int, nproc: int, limited: bool, tag: str = "") -> CgroupSlot | None:
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or not os.path.isdir(CG_ROOT):
         return None
     _remove_stale()
-    # At the top level, like any process: a slot competes for CPU as one task would.
-    name = f"grader-{os.getpid()}-slot{slot}"
+    # At the top level, like any process: a slot competes for CPU as one task would.  Each
+    # program has a group of its own (``tag``), even two programs of one slot or a program of
+    # a session slot's number (Octave's): closing a group kills what is in it.
+    name = f"grader-{os.getpid()}-slot{slot}{tag}"
     slot_cg = CgroupSlot("cgroup-v1")
-    for controller in ("cpu", "cpuacct", "memory", "pids"):
+    for controller in ("cpu", "cpuacct", "memory", "pids") if limited else ("cpuacct",):
         root = _v1(controller)
         if root is None:
             continue
@@ -149,8 +165,10 @@ def make_cgroup(slot: int, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
         slot_cg.dirs[controller] = d
     if "cpuacct" not in slot_cg.dirs:
         slot_cg.close()
-        return _make_v2(name, memory_mb=memory_mb, nproc=nproc)
+        return _make_v2(name, memory_mb=memory_mb, nproc=nproc, limited=limited)
     slot_cg._usage = os.path.join(slot_cg.dirs["cpuacct"], "cpuacct.usage")
+    if not limited:
+        return slot_cg
     cpu = slot_cg.dirs.get("cpu")
     if cpu:
         _write(os.path.join(cpu, "cpu.shares"), "1024")          # every slot the same share
@@ -184,7 +202,7 @@ def _remove_stale() -> None:
                     pass
 
 
-def _make_v2(name: str, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
+def _make_v2(name: str, *, memory_mb: int, nproc: int, limited: bool) -> CgroupSlot | None:
     """A group in the unified (v2) tree; CPU time works with no controller delegated."""
     for root in (os.path.join(CG_ROOT, "unified"), CG_ROOT):
         if not os.path.isfile(os.path.join(root, "cgroup.procs")) or os.path.isdir(os.path.join(root, "cpu")):
@@ -195,10 +213,11 @@ def _make_v2(name: str, *, memory_mb: int, nproc: int) -> CgroupSlot | None:
         except OSError:
             continue
         slot_cg = CgroupSlot("cgroup-v2", {"unified": d}, os.path.join(d, "cpu.stat"))
-        _write(os.path.join(d, "cpu.weight"), "100")
-        _write(os.path.join(d, "cpu.max"), "100000 100000")
-        _write(os.path.join(d, "memory.max"), str((memory_mb + 256) * 2**20))
-        _write(os.path.join(d, "pids.max"), str(nproc + 16))
+        if limited:
+            _write(os.path.join(d, "cpu.weight"), "100")
+            _write(os.path.join(d, "cpu.max"), "100000 100000")
+            _write(os.path.join(d, "memory.max"), str((memory_mb + 256) * 2**20))
+            _write(os.path.join(d, "pids.max"), str(nproc + 16))
         if _read(slot_cg._usage) is not None:
             return slot_cg
         slot_cg.close()
@@ -279,4 +298,4 @@ def proc_available() -> bool:
     return os.path.exists(f"/proc/{pid}/task/{pid}/children")
 
 
-__all__ = ["CgroupSlot", "Meter", "ProcTree", "children", "make_cgroup", "proc_available"]
+__all__ = ["CgroupSlot", "Meter", "ProcTree", "accounting_cgroup", "children", "make_cgroup", "proc_available"]
