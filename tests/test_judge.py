@@ -72,6 +72,8 @@ def test_float_tolerance():
     assert j([1.0, [2.0]], [1.0000001, [2.0]], "float", rel=1e-6).passed
     assert j(100.0, 101.0, "float", abs=1.5).passed
     assert not j(True, 1.0, "float").passed
+    # An int past float's range, which a student's code can return, is judged exactly (it raised OverflowError)
+    assert not j(1.5, 10**400, "float").passed and j(10**400, 10**400, "float").passed
 
 
 def test_string_normalisation():
