@@ -294,6 +294,23 @@ def test_dynamic_code_constructs_are_evasions():
         (7, "sys.modules"), (8, "getattr"), (10, "__globals__")], format_findings(findings)
 
 
+def test_reaching_under_the_interpreter_is_an_evasion():
+    # rt2: ctypes made a new sum from builtins' method table, and a subinterpreter has builtins of
+    # its own; neither was reported at all, and both scored 60/50 past the run-time tripwire.
+    src = (
+        "import ctypes\n"
+        "def f(xs):\n"
+        "    import _xxsubinterpreters as si\n"
+        "    from _gradechild import monitor\n"
+        "    __import__('_testcapi')\n"
+        "    return si, monitor, ctypes\n"
+    )
+    findings = check_bans(src, "m.py", BanPolicy(names=("builtins.sum",)), {"f": ("f",)})
+    assert all(f.evasion and f.rule == "dynamic-code" for f in findings)
+    assert [(f.line, f.banned) for f in findings] == [
+        (1, "ctypes"), (3, "_xxsubinterpreters"), (4, "_gradechild"), (5, "_testcapi")], format_findings(findings)
+
+
 def test_unparsable_source_is_reported_not_raised():
     findings = check_bans("def f(:\n", "bad.py", BanPolicy(names=("builtins.sum",)), {"f": ("f",)})
     assert [(f.rule, f.evasion, f.functions) for f in findings] == [("unanalysable", True, ("f",))]

@@ -123,6 +123,7 @@ DYNAMIC_TOKENS = frozenset({
     "methodcaller", "__class__", "__subclasses__", "__globals__", "__base__", "__bases__", "__mro__",
     "__closure__", "__self__", "__reduce__", "__reduce_ex__", "gc", "inspect", "sys", "ctypes",
     "pickle", "marshal", "copyreg", "types", "modules", "__loader__", "__spec__", "runpy",
+    "_ctypes", "cffi", "_xxsubinterpreters", "_xxinterpchannels", "_testcapi", "_testinternalcapi", "_gradechild",
 })
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

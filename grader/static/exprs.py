@@ -23,6 +23,11 @@ INTROSPECTION = frozenset(
 # Calls that hand back any live object: a walk of the garbage collector's graph reaches what no
 # name holds (the original of a banned callable, behind the tripwire's stand-in).
 OBJECT_FINDERS = frozenset({"gc.get_objects", "gc.get_referents", "gc.get_referrers"})
+# Modules that reach under the interpreter, or into the grader's own child: ctypes made a new
+# ``sum`` from builtins' method table (``PyCFunction_NewEx``), a subinterpreter has builtins of
+# its own with no tripwire, and the child harness holds the tripwire's records.
+INTERPRETER_INTERNALS = frozenset({"ctypes", "_ctypes", "cffi", "_xxsubinterpreters", "_xxinterpchannels",
+                                   "_testcapi", "_testinternalcapi", "_gradechild"})
 # Attributes of library objects that turn a computed string into any object: a format
 # string's fields (``"{0.__globals__[sum]}"``), ``pkgutil.resolve_name("builtins:sum")``.
 NAME_RESOLVERS = frozenset({"resolve_name", "get_field", "vformat", "Formatter"})

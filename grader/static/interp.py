@@ -17,7 +17,7 @@ from grader.static.resolve import (
     annotation_is_ndarray, canonical, make_cont,
 )
 from grader.static.calls import CallMixin
-from grader.static.exprs import ExprMixin, RawFinding, _text, cap  # noqa: F401  (RawFinding re-exported)
+from grader.static.exprs import INTERPRETER_INTERNALS, ExprMixin, RawFinding, _text, cap  # noqa: F401  (RawFinding re-exported)
 
 
 class Interp(ExprMixin, CallMixin):
@@ -435,6 +435,8 @@ class Interp(ExprMixin, CallMixin):
 
     def s_Import(self, node: ast.Import) -> None:
         for alias in node.names:
+            if alias.name.split(".")[0] in INTERPRETER_INTERNALS:
+                self.dyn(node, alias.name)
             if alias.asname:
                 self.bind(alias.asname, {Ext(alias.name)})
             else:
@@ -443,6 +445,8 @@ class Interp(ExprMixin, CallMixin):
 
     def s_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
+        if module.split(".")[0] in INTERPRETER_INTERNALS:
+            self.dyn(node, module)
         for alias in node.names:
             if alias.name == "*":
                 if self.cur is self.module and module not in self.module.stars:

@@ -27,8 +27,9 @@ static-only.
 """
 from __future__ import annotations
 
-import mmap
+import marshal
 import os
+import socket
 import sys
 import threading
 
@@ -65,50 +66,52 @@ class ForkedCalls:
     A forked process holds a copy of the session's memory, so what a stand-in or the profile
     hook records there is gone when it ends: a red team called ``sum`` in ``os.fork()``
     children and sent the result back over a pipe, and no call was ever seen.  Such a process
-    records here instead, in an anonymous shared mapping that the session's own process made
-    (never the zygote: every session would share it) and reads when the call ends.  A slot per
-    pid (mod :data:`SLOTS`) holds that process's hits of one site and their count; a byte at
-    the start says whether any slot was written, so the usual call reads one byte."""
-
-    SLOTS, SIZE = 64, 512
+    sends each site it hits once, as a datagram, to a socket only the session's own process
+    reads: right after a fork the child closes its copy of that end (``os.register_at_fork``),
+    so it cannot take back what it sent, and a socket, unlike a pipe or shared memory, cannot
+    be reopened through ``/proc/<pid>/fd`` nor written through ``/proc/self/mem`` (a red team
+    wiped a shared mapping that way).  Made in the session's process, never the zygote's, which
+    every session inherits."""
 
     def __init__(self) -> None:
         self.owner = _getpid()
-        self._map = mmap.mmap(-1, 1 + self.SLOTS * self.SIZE)   # MAP_SHARED | MAP_ANONYMOUS
+        self._inbox, self._outbox = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._inbox.setblocking(False)
+        self._outbox.setblocking(False)
+        self._sent: set[tuple[str, str, int]] = set()    # the sites this process has sent
+        os.register_at_fork(after_in_child=self._forked)
+
+    def _forked(self) -> None:
+        self._inbox.close()
+        self._sent = set()
 
     def elsewhere(self) -> bool:
         """This is a process forked from the session's, not the session's own."""
         return _getpid() != self.owner
 
     def add(self, key: tuple[str, str, int]) -> None:
-        pid = _getpid()
-        at = 1 + (pid % self.SLOTS) * self.SIZE
-        found = self._read(at)
-        count = found[2] + 1 if found is not None and found[:2] == (pid, key) else 1
-        text = f"{pid}\0{count}\0{key[2]}\0{key[0]}\0{key[1]}".encode("utf-8", "replace")[:self.SIZE - 2]
-        self._map[at:at + self.SIZE] = len(text).to_bytes(2, "little") + text.ljust(self.SIZE - 2, b"\0")
-        self._map[0] = 1
-
-    def _read(self, at: int) -> tuple[int, tuple[str, str, int], int] | None:
-        size = int.from_bytes(self._map[at:at + 2], "little")
-        parts = self._map[at + 2:at + 2 + size].decode("utf-8", "replace").split("\0")
+        if key in self._sent:
+            return
+        self._sent.add(key)
         try:
-            pid, count, line, banned, filename = parts
-            return int(pid), (banned, filename, int(line)), int(count)
-        except ValueError:       # an empty slot, or one two processes wrote at once
-            return None
+            self._outbox.send(marshal.dumps(key))
+        except OSError:        # its buffer is full: the sites already in it are enough
+            pass
 
     def take(self) -> dict[tuple[str, str, int], int]:
-        """The hits recorded since the last take, by (banned, filename, line); the slots emptied."""
-        if not self._map[0]:
-            return {}
+        """The sites hit in forked processes since the last take: how many processes hit each."""
         hits: dict[tuple[str, str, int], int] = {}
-        for slot in range(self.SLOTS):
-            found = self._read(1 + slot * self.SIZE)
-            if found is not None:
-                hits[found[1]] = hits.get(found[1], 0) + found[2]
-        self._map[:] = bytes(len(self._map))
-        return hits
+        while True:
+            try:
+                data = self._inbox.recv(65536)
+            except OSError:          # nothing more (or this is not the session's process)
+                return hits
+            try:
+                banned, filename, line = marshal.loads(data)
+            except (ValueError, TypeError, EOFError):
+                continue
+            if type(banned) is str and type(filename) is str and type(line) is int:
+                hits[(banned, filename, line)] = hits.get((banned, filename, line), 0) + 1
 
 
 _forked: ForkedCalls | None = None

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 
+# Captured before any student code runs: it may rebind os.getpid and os._exit, not these.
+_getpid, _exit = os.getpid, os._exit
 _ITIMER_REAL = int(getattr(signal, "ITIMER_REAL", 0))
 _ITIMER_PROF = int(getattr(signal, "ITIMER_PROF", 2))
 _SIGPROF = int(getattr(signal, "SIGPROF", -1))
@@ -125,6 +127,7 @@ class Child:
         self.sock = sock
         self.reader = LineReader(sock)
         self.isolated = bool(cfg.get("isolated"))
+        self._pid = _getpid()                # the one process that answers (see _reply)
         self.scratch = scratch or "/w"
         self.module: types.ModuleType | None = None
         self.tripwires: Any = None
@@ -196,6 +199,7 @@ class Child:
             enter(self.cfg["container"], self.scratch)
         if self.isolated:
             self._isolate()
+        self._pid = _getpid()                # this session's process, forked from the zygote
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -520,6 +524,12 @@ class Child:
             res.update(status="protocol", detail=f"returned a value too large to pass back ({e})")
             res.pop("value", None)
             line = codec.dumps_line(res)
+        if _getpid() != self._pid:
+            # A process the student's code forked came back here through the harness's code it
+            # inherited: a red team's child answered for its parent (asleep with the timers'
+            # signals blocked), and the hits its parent's record never saw were lost.  Only the
+            # session's own process answers; the parent's backstop ends the call.
+            _exit(0)
         self.sock.sendall(line)
 
     def _hook_methods(self) -> None:
