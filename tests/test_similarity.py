@@ -142,6 +142,16 @@ def test_a_python_syntax_error_is_repaired_and_noted():
     assert "syntax error at line 1" in normalised.notes[0] and "repaired" in normalised.notes[0]
 
 
+def test_a_function_too_deep_to_parse_leaves_only_itself_out():
+    # rt2: a copy padded with `return 1+1+...` (300,000 terms) made the whole file "not compared".
+    good = "import math\n\n\n@staticmethod\ndef f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return total\n"
+    padded = good + "\n\ndef pad():\n    return " + "+".join(["1"] * 20000) + "\n"
+    alone = NORMALISERS["python"]({"a.py": good}, frozenset({"f"}))
+    normalised = NORMALISERS["python"]({"a.py": padded}, frozenset({"f"}))
+    assert normalised.size == alone.size > 0
+    assert normalised.notes == ["a.py: the code at line(s) 12 cannot be parsed (too large or too deeply nested); the rest compared"]
+
+
 def test_a_java_syntax_error_is_compared_as_far_as_it_parses():
     normalised = NORMALISERS["java"]({"A.java": "class A { void main() { int x = ; } "}, frozenset())
     assert normalised.notes and "syntax error near line 1" in normalised.notes[0]
