@@ -303,12 +303,14 @@ def test_reaching_under_the_interpreter_is_an_evasion():
         "    import _xxsubinterpreters as si\n"
         "    from _gradechild import monitor\n"
         "    __import__('_testcapi')\n"
-        "    return si, monitor, ctypes\n"
+        "    import sys\n"
+        "    return si, monitor, ctypes, sys.modules['_ctypes']\n"
     )
     findings = check_bans(src, "m.py", BanPolicy(names=("builtins.sum",)), {"f": ("f",)})
     assert all(f.evasion and f.rule == "dynamic-code" for f in findings)
     assert [(f.line, f.banned) for f in findings] == [
-        (1, "ctypes"), (3, "_xxsubinterpreters"), (4, "_gradechild"), (5, "_testcapi")], format_findings(findings)
+        (1, "ctypes"), (3, "_xxsubinterpreters"), (4, "_gradechild"), (5, "_testcapi"), (7, "_ctypes")], \
+        format_findings(findings)
 
 
 def test_unparsable_source_is_reported_not_raised():

@@ -327,6 +327,8 @@ class ExprMixin:
         for name in names:
             if qual == "sys.modules":
                 vals.add(Ext(name))
+                if name.split(".")[0] in INTERPRETER_INTERNALS:
+                    self.dyn(node, name)
             elif qual == "<globals>":
                 env = self.module.env if self._live() else self.module_final
                 vals |= {v for v in env.get(name, ()) if v is not UNBOUND}
