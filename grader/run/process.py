@@ -416,8 +416,8 @@ class Program:
             c, self._cleanup = self._cleanup, None
             c()
         if self._cgroup is not None:
+            self.time_s = max(self.time_s, self._cgroup_s())
             cgroup, self._cgroup = self._cgroup, None
-            self.time_s = max(self.time_s, cgroup.cpu_seconds())
             cgroup.close()
         if self._slot_lock is not None:
             lock, self._slot_lock = self._slot_lock, None

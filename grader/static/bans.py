@@ -62,7 +62,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
-from grader.run.child.monitor import canonical_name, expand_names
+from grader.run.child.monitor import INTERPRETER_INTERNALS, canonical_name, expand_names
 from grader.spec.model import BanPolicy
 
 if TYPE_CHECKING:
@@ -123,8 +123,7 @@ DYNAMIC_TOKENS = frozenset({
     "methodcaller", "__class__", "__subclasses__", "__globals__", "__base__", "__bases__", "__mro__",
     "__closure__", "__self__", "__reduce__", "__reduce_ex__", "gc", "inspect", "sys", "ctypes",
     "pickle", "marshal", "copyreg", "types", "modules", "__loader__", "__spec__", "runpy",
-    "_ctypes", "cffi", "_xxsubinterpreters", "_xxinterpchannels", "_testcapi", "_testinternalcapi", "_gradechild",
-})
+}) | INTERPRETER_INTERNALS
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

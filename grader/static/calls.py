@@ -10,8 +10,8 @@ from grader.static.resolve import (
     Partial, Scope, V, _PURE_CALLS, _STR_METHODS, canonical, const_strings, fold, make_cont,
     ordered_consts,
 )
-from grader.static.exprs import (DYNAMIC_LABELS, INTERPRETER_INTERNALS, INTROSPECTION, MODULE_RUNNERS, OBJECT_FINDERS,
-                                 _text, is_add_function)
+from grader.static.exprs import (DYNAMIC_LABELS, INTROSPECTION, MODULE_RUNNERS, OBJECT_FINDERS, _text, is_add_function,
+                                 reaches_under)
 
 
 class CallMixin:
@@ -162,7 +162,7 @@ class CallMixin:
             for name in names:
                 if name.startswith("."):
                     continue
-                if name.split(".")[0] in INTERPRETER_INTERNALS:
+                if reaches_under(name):
                     self.dyn(node, name)
                 if q == "importlib.import_module" or any(
                         not (isinstance(v, Const) and not v.value) for v in fromlist):

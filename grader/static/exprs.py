@@ -7,6 +7,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from grader.run.child.monitor import INTERPRETER_INTERNALS
 from grader.static.resolve import (
     ARR, UNBOUND, Bound, Const, Cont, Ext, Func, Inst, Klass, NSDict, Partial, V, _STR_METHODS,
     const_strings, fold_binop, make_cont,
@@ -23,11 +24,9 @@ INTROSPECTION = frozenset(
 # Calls that hand back any live object: a walk of the garbage collector's graph reaches what no
 # name holds (the original of a banned callable, behind the tripwire's stand-in).
 OBJECT_FINDERS = frozenset({"gc.get_objects", "gc.get_referents", "gc.get_referrers"})
-# Modules that reach under the interpreter, or into the grader's own child: ctypes made a new
-# ``sum`` from builtins' method table (``PyCFunction_NewEx``), a subinterpreter has builtins of
-# its own with no tripwire, and the child harness holds the tripwire's records.
-INTERPRETER_INTERNALS = frozenset({"ctypes", "_ctypes", "cffi", "_xxsubinterpreters", "_xxinterpchannels",
-                                   "_testcapi", "_testinternalcapi", "_gradechild"})
+def reaches_under(module: str) -> bool:
+    """Is ``module`` (dotted) one of :data:`INTERPRETER_INTERNALS` or inside one?"""
+    return module.split(".")[0] in INTERPRETER_INTERNALS
 # Attributes of library objects that turn a computed string into any object: a format
 # string's fields (``"{0.__globals__[sum]}"``), ``pkgutil.resolve_name("builtins:sum")``.
 NAME_RESOLVERS = frozenset({"resolve_name", "get_field", "vformat", "Formatter"})
@@ -327,7 +326,7 @@ class ExprMixin:
         for name in names:
             if qual == "sys.modules":
                 vals.add(Ext(name))
-                if name.split(".")[0] in INTERPRETER_INTERNALS:
+                if reaches_under(name):
                     self.dyn(node, name)
             elif qual == "<globals>":
                 env = self.module.env if self._live() else self.module_final

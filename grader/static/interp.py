@@ -17,7 +17,7 @@ from grader.static.resolve import (
     annotation_is_ndarray, canonical, make_cont,
 )
 from grader.static.calls import CallMixin
-from grader.static.exprs import INTERPRETER_INTERNALS, ExprMixin, RawFinding, _text, cap  # noqa: F401  (RawFinding re-exported)
+from grader.static.exprs import ExprMixin, RawFinding, _text, cap, reaches_under  # noqa: F401  (RawFinding re-exported)
 
 
 class Interp(ExprMixin, CallMixin):
@@ -435,7 +435,7 @@ class Interp(ExprMixin, CallMixin):
 
     def s_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            if alias.name.split(".")[0] in INTERPRETER_INTERNALS:
+            if reaches_under(alias.name):
                 self.dyn(node, alias.name)
             if alias.asname:
                 self.bind(alias.asname, {Ext(alias.name)})
@@ -445,7 +445,7 @@ class Interp(ExprMixin, CallMixin):
 
     def s_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
-        if module.split(".")[0] in INTERPRETER_INTERNALS:
+        if reaches_under(module):
             self.dyn(node, module)
         for alias in node.names:
             if alias.name == "*":

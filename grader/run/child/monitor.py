@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import Any, Callable, Iterable, Literal, Mapping
 
-__all__ = ["CallWatcher", "Tripwires", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS"]
+__all__ = ["CallWatcher", "Tripwires", "implied_names", "expand_names", "canonical_name", "NDARRAY_METHODS",
+           "INTERPRETER_INTERNALS"]
 
 # Captured at import, before any student code runs: the student can rebind sys.setprofile
 # (or builtins.compile, os.open) but not these references.
@@ -137,6 +138,12 @@ def _in_fork(key: tuple[str, str, int]) -> bool:
 # --------------------------------------------------------------------------------------
 # Name tables shared with the static analysis
 # --------------------------------------------------------------------------------------
+#: Modules that reach under the interpreter, or into this child harness: ctypes made a new
+#: ``sum`` from builtins' method table (``PyCFunction_NewEx``), a subinterpreter has builtins of
+#: its own with no tripwire, and the harness holds the tripwire's records.  The run-time layer
+#: cannot see through them; the static layer reports them (grader.static.exprs).
+INTERPRETER_INTERNALS = frozenset({"ctypes", "_ctypes", "cffi", "_xxsubinterpreters", "_xxinterpchannels",
+                                   "_testcapi", "_testinternalcapi", "_gradechild"})
 
 # numpy functions that are also ndarray (and numpy scalar) methods: banning numpy.X bans
 # arr.X() too.

@@ -127,7 +127,6 @@ class Child:
         self.sock = sock
         self.reader = LineReader(sock)
         self.isolated = bool(cfg.get("isolated"))
-        self._pid = _getpid()                # the one process that answers (see _reply)
         self.scratch = scratch or "/w"
         self.module: types.ModuleType | None = None
         self.tripwires: Any = None
@@ -199,7 +198,7 @@ class Child:
             enter(self.cfg["container"], self.scratch)
         if self.isolated:
             self._isolate()
-        self._pid = _getpid()                # this session's process, forked from the zygote
+        self._pid = _getpid()                # the one process that answers (see _reply)
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -617,8 +616,8 @@ class Child:
                 res.update(status="protocol", detail=f"returned {e}")
             except RecursionError:
                 res.update(status="protocol", detail="returned a value nested too deeply")
+        self._kill_other_processes()         # before the hits are read: a forked process records until it ends
         if watched:
-            self._kill_other_processes()     # a forked process records its hits until it ends
             try:
                 moved = self.tripwires.stop()
                 hits = _one_per_site(self.tripwires.take(), watcher.hits if watcher is not None else [])
@@ -638,7 +637,6 @@ class Child:
             res["truncated"] = True
         if self._other_tasks():
             res["restart"] = True
-        self._kill_other_processes()
         return res
 
     def _receive_files(self) -> None:
