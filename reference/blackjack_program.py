@@ -203,8 +203,9 @@ def judge(runs: Sequence[CaseRun], ctx: Context) -> Judgement:
     if played:
         tests.append(played)
     tests.extend(found.notes)
-    shown = [message for _, message in deck_deviations(found.supplied, hidden)]
-    full = [message for _, message in deck_deviations(found.supplied)]
+    deviations = deck_deviations(found.supplied, hidden)
+    shown = [student for _, student, _ in deviations]
+    full = [staff for _, _, staff in deviations]
     others = [message for _, message in fairness(found.openings)]
     cards = _d.CardTest()
     for game in found.own:
@@ -255,26 +256,28 @@ def _bounded(text: str, limit: int = 600) -> str:
     return text if len(text) <= limit else text[:limit - 20].rstrip() + " ... (shortened)"
 
 
-def deck_deviations(supplied: list[tuple[str, Any, list[str]]], hidden: Collection[str] = ()) -> list[tuple[str, str]]:
+def deck_deviations(supplied: list[tuple[str, Any, list[str]]], hidden: Collection[str] = ()) -> list[tuple[str, str, str]]:
     """A program that reads the supplied decks must deal every card of every game from them, in order.
 
     It reads them when at least DECK_READER_GAMES games open with their deck's first three cards;
     then each game's first card that is not the deck's next one is named with its line. A game past
     the last supplied deck may instead be dealt by the program itself (it is tested as its own deal).
-    Of a game of a ``hidden`` case only its name and number are given: the deviation shows its deck.
+    Returns (rule, what the student reads, what staff read): of a game of a ``hidden`` case the
+    student reads only its name and number, since the deviation shows its deck.
     """
     if sum(1 for _, game, deck in supplied if _d.follows_opening(game, deck)) < DECK_READER_GAMES:
         return []
     by_order = {}
     for order in _d.ORDERS:    # the spec's order, or the hidden card dealt at the dealer's turn: one for all games
-        by_order[order] = [f"{name} game {game.number}" + ("" if name in hidden else f": {deviation}")
-                           for name, game, deck in supplied
+        by_order[order] = [(name, f"{name} game {game.number}", deviation) for name, game, deck in supplied
                            for deviation in [_d.deck_deviation(game, deck, order)] if deviation]
     wrong = min(by_order.values(), key=len)
     if not wrong:
         return []
-    return [("unfair_deals", f"the program reads the grader's decks but does not deal from them in order in "
-                             f"{len(wrong)} game(s): {_listed(wrong, 'games')}")]
+    head = f"the program reads the grader's decks but does not deal from them in order in {len(wrong)} game(s): "
+    shown = [where if name in hidden else f"{where}: {deviation}" for name, where, deviation in wrong]
+    full = [f"{where}: {deviation}" for _, where, deviation in wrong]
+    return [("unfair_deals", head + _listed(shown, "games"), head + _listed(full, "games"))]
 
 
 def _judge_run(run: CaseRun, ctx: Context, found: _Findings) -> None:

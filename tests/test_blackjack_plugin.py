@@ -191,8 +191,12 @@ def test_every_card_must_follow_the_supplied_deck_in_dealing_order():
     message = deals.deck_deviation(drawn, deck)
     line = next(line for _, card, line in deals.slots(drawn) if card == deck[5])
     assert message and message.startswith(f"line {line} shows {deck[5]}") and "card 5 is" in message
-    [(rule, text)] = plugin.deck_deviations([*supplied[:drawn.number - 1], ("case", drawn, deck), *supplied[drawn.number:]])
+    dealt = [*supplied[:drawn.number - 1], ("case", drawn, deck), *supplied[drawn.number:]]
+    [(rule, text, staff)] = plugin.deck_deviations(dealt)
     assert rule == "unfair_deals" and f"case game {drawn.number}: line" in text and "in 1 game(s)" in text
+    assert staff == text
+    [(_, student, staff)] = plugin.deck_deviations(dealt, hidden={"case"})   # a hidden case's deck is staff-only
+    assert f"case game {drawn.number}: line" not in student and f"case game {drawn.number}" in student and staff == text
 
 
 def test_a_self_shuffling_program_is_not_held_to_decks_it_never_read():
