@@ -127,6 +127,8 @@ class Child:
         self.sock = sock
         self.reader = LineReader(sock)
         self.isolated = bool(cfg.get("isolated"))
+        self._pid = _getpid()                # the one process that answers (see _reply); a
+        # forked session sets it again in _before_session, the portable profile's child keeps it
         self.scratch = scratch or "/w"
         self.module: types.ModuleType | None = None
         self.tripwires: Any = None
@@ -198,7 +200,7 @@ class Child:
             enter(self.cfg["container"], self.scratch)
         if self.isolated:
             self._isolate()
-        self._pid = _getpid()                # the one process that answers (see _reply)
+        self._pid = _getpid()                # this session's process, forked from the zygote
         if sys.platform.startswith("linux"):
             prctl(PR_SET_DUMPABLE, 1)        # our own /proc/self stays readable
             prctl(PR_SET_NO_NEW_PRIVS, 1)
